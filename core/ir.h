@@ -1,0 +1,230 @@
+/* ir.h - the program intermediate representation shared by every parser,
+ * machine and explorer.
+ *
+ * A program is a set of threads over a shared memory of integer cells.
+ * Shared variables are named ranges of cells (a scalar is a range of one).
+ * Each thread has its own registers and a flat list of instructions;
+ * control flow is by (conditional) jumps to instruction indices, so loops are
+ * lowered by the parsers into jumps plus a hidden iteration counter.
+ *
+ * Ownership: a wmx_program owns every array and string it points to;
+ * ir_program_free() releases all of it.  Expressions live in one pool per
+ * program and are referred to by index (-1 = none), so instructions stay
+ * plain old data and copying a program is cheap.
+ */
+#ifndef WMX_IR_H
+#define WMX_IR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+typedef int64_t wmx_val;
+
+/* A position in a source file (1-based; 0 = unknown). */
+typedef struct wmx_srcloc {
+    int line, col;
+} wmx_srcloc;
+
+/* ---- expressions --------------------------------------------------- */
+
+typedef enum ir_op {
+    OP_CONST,       /* value */
+    OP_REG,         /* register `reg` of the executing thread */
+    OP_ADDR,        /* byte address of cell `value` (see ir_cell_address) */
+    /* unary: a */
+    OP_NEG, OP_NOT /* logical !a */, OP_BNOT /* ~a */,
+    /* binary: a, b */
+    OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD,
+    OP_AND, OP_OR, OP_XOR, OP_SHL, OP_SHR,
+    OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
+    OP_LAND, OP_LOR
+} ir_op;
+
+typedef struct ir_expr {
+    ir_op op;
+    int a, b;        /* operand expression indices, -1 when unused */
+    int reg;         /* OP_REG */
+    wmx_val value;   /* OP_CONST, OP_ADDR */
+} ir_expr;
+
+/* ---- addresses ----------------------------------------------------- */
+
+/* A shared-memory operand.  Either a variable plus an optional element index
+ * expression (cell = var.base + index), or, when `ptr` >= 0, an expression
+ * yielding a byte address (as produced by OP_ADDR plus offsets) which is
+ * mapped back to a cell by ir_address_cell(). */
+typedef struct ir_addr {
+    int var;         /* variable index, -1 when `ptr` is used */
+    int index;       /* element index expression, -1 = element 0 */
+    int ptr;         /* byte-address expression, -1 when unused */
+} ir_addr;
+
+/* ---- instructions -------------------------------------------------- */
+
+typedef enum ir_kind {
+    I_NOP,
+    I_LOAD,     /* dst = [addr] */
+    I_STORE,    /* [addr] = e1 */
+    I_FENCE,    /* full fence (MFENCE) */
+    I_XCHG,     /* dst = [addr]; [addr] = e1               (atomic, fences) */
+    I_FAA,      /* dst = [addr]; [addr] = [addr] + e1      (atomic, fences) */
+    I_CAS,      /* dst = [addr]; if dst == e1 then [addr] = e2 (atomic, fences);
+                   dst2 (if >= 0) = 1 on success, 0 on failure */
+    I_AWAIT,    /* block until ([addr] cmp e1) holds, then dst = [addr] */
+    I_ASSUME,   /* block the thread forever unless e1 != 0 */
+    I_ASSERT,   /* assertion violation unless e1 != 0 */
+    I_LET,      /* dst = e1 */
+    I_JUMP,     /* if e1 < 0 or e1 != 0: pc = target */
+    I_HALT      /* thread ends (herd `ret`) */
+} ir_kind;
+
+typedef struct ir_instr {
+    ir_kind kind;
+    ir_addr addr;        /* memory operand for LOAD/STORE/XCHG/FAA/CAS/AWAIT */
+    int dst;             /* destination register, -1 = discard */
+    int dst2;            /* CAS success flag register, -1 = none */
+    int e1, e2;          /* expressions, -1 = none */
+    ir_op cmp;           /* AWAIT comparison (OP_EQ .. OP_GE) */
+    int target;          /* JUMP target instruction index */
+    wmx_srcloc loc;      /* where it was written */
+    char *text;          /* source text of the instruction, for display */
+} ir_instr;
+
+/* A bounded loop, recorded for display and for loop rewrites (PLP).
+ * Instructions [head, end) form the loop; `counter` is the hidden register
+ * counting iterations; exceeding `bound` blocks the thread (assume false). */
+typedef struct ir_loop {
+    int head, end;
+    int counter;
+    int bound;
+} ir_loop;
+
+typedef struct ir_thread {
+    char *name;          /* "P0", "t1", ... */
+    int nregs;
+    char **reg_names;    /* nregs names; hidden registers start with '$' */
+    wmx_val *reg_init;   /* nregs initial values */
+    int ninstrs;
+    ir_instr *instrs;
+    int nloops;
+    ir_loop *loops;
+} ir_thread;
+
+typedef struct ir_var {
+    char *name;
+    int base;            /* first cell */
+    int length;          /* number of cells (1 for a scalar) */
+    int elem_size;       /* bytes per element, for byte addresses (default 8) */
+} ir_var;
+
+/* ---- final condition (herd7 form) ---------------------------------- */
+
+typedef enum cond_kind {
+    C_TRUE, C_FALSE,
+    C_EQ,                /* lhs = value */
+    C_NOT, C_AND, C_OR, C_IMPLIES
+} cond_kind;
+
+/* Left-hand side of an atom: a register of a thread, or a memory cell. */
+typedef struct cond_lhs {
+    int thread;          /* >= 0: register `reg` of that thread */
+    int reg;
+    int cell;            /* thread < 0: this memory cell */
+} cond_lhs;
+
+typedef struct ir_cond {
+    cond_kind kind;
+    int a, b;            /* sub-conditions (index into program conds) */
+    cond_lhs lhs;        /* C_EQ */
+    wmx_val value;       /* C_EQ */
+    bool value_is_addr;  /* C_EQ compares with a byte address of a cell */
+} ir_cond;
+
+typedef enum quantifier {
+    Q_NONE,              /* no condition given */
+    Q_EXISTS,
+    Q_NOT_EXISTS,
+    Q_FORALL
+} quantifier;
+
+/* ---- program ------------------------------------------------------- */
+
+typedef struct wmx_program {
+    char *name;          /* test name */
+    char *file;          /* source file path */
+    char *arch;          /* "X86", "X86_64" or "wmx" */
+    int nthreads;
+    ir_thread *threads;
+    int nvars;
+    ir_var *vars;
+    int ncells;
+    wmx_val *cell_init;  /* ncells initial values */
+    int nexprs, cap_exprs;
+    ir_expr *exprs;
+    int nconds, cap_conds;
+    ir_cond *conds;
+    quantifier quant;
+    int cond_root;       /* index into conds, -1 when quant == Q_NONE */
+    char *cond_text;     /* the condition as written, for reports */
+    int nobserved;       /* extra observed locations (herd `locations [...]`) */
+    cond_lhs *observed;
+} wmx_program;
+
+/* ---- construction (used by the parsers) ---------------------------- */
+
+wmx_program *ir_program_new(const char *name, const char *file, const char *arch);
+void ir_program_free(wmx_program *p);
+
+/* Adds a thread, returns its index. */
+int ir_add_thread(wmx_program *p, const char *name);
+/* Returns the register index of `name` in thread t, adding it (initial 0)
+ * when absent. */
+int ir_thread_reg(wmx_program *p, int t, const char *name);
+/* Returns the register index, or -1 when the thread has no such register. */
+int ir_find_reg(const wmx_program *p, int t, const char *name);
+/* Adds a variable of `length` cells all initialised to 0; returns its index.
+ * Returns -1 if a variable of that name exists. */
+int ir_add_var(wmx_program *p, const char *name, int length);
+int ir_find_var(const wmx_program *p, const char *name);
+/* Appends an instruction (copied; `text` is duplicated) and returns its index. */
+int ir_add_instr(wmx_program *p, int t, const ir_instr *in);
+/* An instruction with every operand field set to "none". */
+ir_instr ir_instr_init(ir_kind kind, wmx_srcloc loc);
+
+int ir_const(wmx_program *p, wmx_val v);
+int ir_reg(wmx_program *p, int reg);
+int ir_unop(wmx_program *p, ir_op op, int a);
+int ir_binop(wmx_program *p, ir_op op, int a, int b);
+int ir_add_cond(wmx_program *p, const ir_cond *c);
+
+/* ---- evaluation (used by the machines) ----------------------------- */
+
+/* Evaluates expression e with the given register file.  Division by zero
+ * yields 0 (and sets *fault when fault != NULL). */
+wmx_val ir_eval(const wmx_program *p, int e, const wmx_val *regs, bool *fault);
+
+/* The byte address standing for a cell (used for pointer values). */
+wmx_val ir_cell_address(const wmx_program *p, int cell);
+/* Resolves a memory operand to a cell; returns -1 when out of bounds. */
+int ir_address_cell(const wmx_program *p, const ir_addr *a, const wmx_val *regs);
+/* Name of a cell for display: "x" or "a[3]".  Writes into buf. */
+const char *ir_cell_name(const wmx_program *p, int cell, char *buf, size_t n);
+/* Which variable holds the cell, or -1. */
+int ir_cell_var(const wmx_program *p, int cell);
+
+/* True when the instruction touches shared memory or orders it. */
+bool ir_is_visible(const ir_instr *in);
+
+/* Evaluates the condition's proposition on a final state. */
+bool ir_cond_eval(const wmx_program *p, int c, const wmx_val *const *regs,
+                  const wmx_val *mem);
+
+/* Prints the condition proposition in herd syntax into buf. */
+void ir_cond_format(const wmx_program *p, int c, char *buf, size_t n);
+
+/* Register name as herd prints it in states: "0:EAX" for litmus tests,
+ * "t0:r" for native programs. */
+void ir_lhs_format(const wmx_program *p, const cond_lhs *l, char *buf, size_t n);
+
+#endif

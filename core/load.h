@@ -1,0 +1,12 @@
+/* load.h - loads a program file, picking the reader by content. */
+#ifndef WMX_LOAD_H
+#define WMX_LOAD_H
+
+#include "ir.h"
+#include "util.h"
+
+/* Reads and parses `path`: herd litmus when the text starts with an arch
+ * name (X86, X86_64), the native language otherwise.  NULL + err on failure. */
+wmx_program *wmx_load_program(const char *path, wmx_error *err);
+
+#endif

@@ -1,0 +1,618 @@
+/* machine.c - the SC, TSO and PSO machines.
+ *
+ * A state is one flat block laid out by machine_new():
+ *   regs   [sum of nregs]            wmx_val
+ *   mem    [ncells]                  wmx_val
+ *   bufs   [nthreads * bufcap]       buf_entry, oldest first per thread
+ *   tstate [nthreads]                struct tstate
+ *   writer [ncells]                  wmx_eid  (last memory-write per cell)
+ * so copying a state is one memcpy and states can live on explorer stacks.
+ */
+#include "machine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Local instructions run per visible step; beyond this we assume a loop
+ * without a bound and stop the thread with an error rather than hang. */
+#define MAX_LOCAL_STEPS 100000
+#define MAX_BUFCAP 4096
+
+struct tstate {
+    int32_t pc;
+    int32_t status;      /* thread_status */
+    int32_t nbuf;
+    int32_t nevents;
+    int32_t err_instr;
+    int32_t pad;
+};
+
+struct wmx_machine {
+    const wmx_program *prog;
+    wmx_model model;
+    int nthreads, ncells;
+    int bufcap;              /* entries per thread buffer */
+    int *reg_off;            /* first register of each thread in regs[] */
+    int nregs_total;
+    size_t off_mem, off_bufs, off_ts, off_writer, size;
+};
+
+const char *model_name(wmx_model m)
+{
+    return m == MODEL_SC ? "sc" : m == MODEL_TSO ? "tso" : "pso";
+}
+
+int model_parse(const char *s, wmx_model *m)
+{
+    if (strcmp(s, "sc") == 0 || strcmp(s, "SC") == 0) *m = MODEL_SC;
+    else if (strcmp(s, "tso") == 0 || strcmp(s, "TSO") == 0) *m = MODEL_TSO;
+    else if (strcmp(s, "pso") == 0 || strcmp(s, "PSO") == 0) *m = MODEL_PSO;
+    else return -1;
+    return 0;
+}
+
+const char *event_kind_name(event_kind k)
+{
+    switch (k) {
+    case EV_READ: return "r";
+    case EV_WRITE: return "w";
+    case EV_WRITE_BUF: return "wB";
+    case EV_WRITE_MEM: return "wM";
+    case EV_FENCE: return "fnc";
+    case EV_RMW: return "rmw";
+    case EV_AWAIT: return "await";
+    }
+    return "?";
+}
+
+/* ---- layout accessors ---- */
+
+static wmx_val *regs_of(const wmx_machine *m, void *s, int t)
+{
+    return (wmx_val *)s + m->reg_off[t];
+}
+static wmx_val *mem_of(const wmx_machine *m, void *s)
+{
+    return (wmx_val *)((char *)s + m->off_mem);
+}
+static buf_entry *buf_of(const wmx_machine *m, void *s, int t)
+{
+    return (buf_entry *)((char *)s + m->off_bufs) + (size_t)t * (size_t)m->bufcap;
+}
+static struct tstate *ts_of(const wmx_machine *m, void *s, int t)
+{
+    return (struct tstate *)((char *)s + m->off_ts) + t;
+}
+static wmx_eid *writer_of(const wmx_machine *m, void *s)
+{
+    return (wmx_eid *)((char *)s + m->off_writer);
+}
+#define CS(s) ((void *)(uintptr_t)(s))   /* read-only accessors share the layout code */
+
+static size_t align8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+/* where the buffer part of a state key starts (see machine_key) */
+static size_t off_key_bufs(const wmx_machine *m)
+{
+    return align8((size_t)(m->nregs_total + m->ncells) * sizeof(wmx_val) + (size_t)m->nthreads * 12);
+}
+
+static int thread_bufcap(const ir_thread *th)
+{
+    long stores = 0;
+    for (int i = 0; i < th->ninstrs; i++)
+        if (th->instrs[i].kind == I_STORE)
+            stores++;
+    long cap = stores;
+    for (int l = 0; l < th->nloops && cap <= MAX_BUFCAP; l++)
+        cap *= (long)th->loops[l].bound + 1;
+    if (cap > MAX_BUFCAP)
+        cap = MAX_BUFCAP;
+    return cap < 1 ? 1 : (int)cap;
+}
+
+wmx_machine *machine_new(const wmx_program *prog, wmx_model model, wmx_error *err)
+{
+    if (prog->nthreads > WMX_MAX_THREADS) {
+        wmx_error_set(err, prog->file, 0, 0, "too many threads (%d; at most %d)",
+                      prog->nthreads, WMX_MAX_THREADS);
+        return NULL;
+    }
+    wmx_machine *m = wmx_calloc(1, sizeof *m);
+    m->prog = prog;
+    m->model = model;
+    m->nthreads = prog->nthreads;
+    m->ncells = prog->ncells;
+    m->reg_off = wmx_calloc((size_t)prog->nthreads + 1, sizeof *m->reg_off);
+    m->bufcap = 1;
+    for (int t = 0; t < prog->nthreads; t++) {
+        m->reg_off[t] = m->nregs_total;
+        m->nregs_total += prog->threads[t].nregs;
+        if (model != MODEL_SC) {
+            int c = thread_bufcap(&prog->threads[t]);
+            if (c > m->bufcap)
+                m->bufcap = c;
+        }
+    }
+    if (model == MODEL_SC)
+        m->bufcap = 0;
+    size_t off = align8((size_t)m->nregs_total * sizeof(wmx_val));
+    m->off_mem = off;
+    off += align8((size_t)m->ncells * sizeof(wmx_val));
+    m->off_bufs = off;
+    off += align8((size_t)m->nthreads * (size_t)m->bufcap * sizeof(buf_entry));
+    m->off_ts = off;
+    off += align8((size_t)m->nthreads * sizeof(struct tstate));
+    m->off_writer = off;
+    off += align8((size_t)m->ncells * sizeof(wmx_eid));
+    m->size = off ? off : 8;
+    return m;
+}
+
+void machine_free(wmx_machine *m)
+{
+    if (!m)
+        return;
+    free(m->reg_off);
+    free(m);
+}
+
+const wmx_program *machine_program(const wmx_machine *m) { return m->prog; }
+wmx_model machine_model(const wmx_machine *m) { return m->model; }
+size_t machine_state_size(const wmx_machine *m) { return m->size; }
+int machine_max_enabled(const wmx_machine *m) { return m->nthreads * (1 + (m->ncells > 0 ? m->ncells : 1)); }
+
+/* Newest own buffer entry for the cell, else memory. */
+static wmx_val visible(const wmx_machine *m, void *s, int t, int cell, wmx_eid *writer, bool *from_buf)
+{
+    struct tstate *ts = ts_of(m, s, t);
+    buf_entry *b = buf_of(m, s, t);
+    for (int i = ts->nbuf - 1; i >= 0; i--)
+        if (b[i].cell == cell) {
+            if (writer) *writer = b[i].id;
+            if (from_buf) *from_buf = true;
+            return b[i].value;
+        }
+    if (writer) *writer = writer_of(m, s)[cell];
+    if (from_buf) *from_buf = false;
+    return mem_of(m, s)[cell];
+}
+
+wmx_val machine_visible_value(const wmx_machine *m, const void *state, int thread, int cell, wmx_eid *writer)
+{
+    return visible(m, CS(state), thread, cell, writer, NULL);
+}
+
+static bool cmp_holds(ir_op op, wmx_val a, wmx_val b)
+{
+    switch (op) {
+    case OP_EQ: return a == b;
+    case OP_NE: return a != b;
+    case OP_LT: return a < b;
+    case OP_LE: return a <= b;
+    case OP_GT: return a > b;
+    case OP_GE: return a >= b;
+    default:    return a == b;
+    }
+}
+
+static void stop_thread(struct tstate *ts, thread_status st, int instr)
+{
+    ts->status = st;
+    ts->err_instr = instr;
+}
+
+/* Runs thread t's local instructions until its next visible instruction,
+ * the end, an assume that fails or an assertion that fails. */
+static void run_locals(const wmx_machine *m, void *s, int t)
+{
+    const ir_thread *th = &m->prog->threads[t];
+    struct tstate *ts = ts_of(m, s, t);
+    wmx_val *regs = regs_of(m, s, t);
+    for (long steps = 0; ts->status == TS_RUNNING; steps++) {
+        if (ts->pc < 0 || ts->pc >= th->ninstrs) {
+            ts->status = TS_DONE;
+            return;
+        }
+        if (steps > MAX_LOCAL_STEPS) {
+            stop_thread(ts, TS_ERROR, ts->pc);
+            return;
+        }
+        const ir_instr *in = &th->instrs[ts->pc];
+        switch (in->kind) {
+        case I_NOP:
+            ts->pc++;
+            break;
+        case I_LET: {
+            wmx_val v = ir_eval(m->prog, in->e1, regs, NULL);
+            if (in->dst >= 0)
+                regs[in->dst] = v;
+            ts->pc++;
+            break;
+        }
+        case I_JUMP:
+            if (in->e1 < 0 || ir_eval(m->prog, in->e1, regs, NULL) != 0)
+                ts->pc = in->target;
+            else
+                ts->pc++;
+            break;
+        case I_ASSUME:
+            if (ir_eval(m->prog, in->e1, regs, NULL) == 0) {
+                stop_thread(ts, TS_BLOCKED, ts->pc);
+                return;
+            }
+            ts->pc++;
+            break;
+        case I_ASSERT:
+            if (ir_eval(m->prog, in->e1, regs, NULL) == 0) {
+                stop_thread(ts, TS_ERROR, ts->pc);
+                return;
+            }
+            ts->pc++;
+            break;
+        case I_HALT:
+            ts->status = TS_DONE;
+            return;
+        default:
+            /* visible: a bad address is a fault of this thread */
+            if (in->kind != I_FENCE && ir_address_cell(m->prog, &in->addr, regs) < 0)
+                stop_thread(ts, TS_ERROR, ts->pc);
+            return;
+        }
+    }
+}
+
+void machine_init(const wmx_machine *m, void *state)
+{
+    memset(state, 0, m->size);
+    const wmx_program *p = m->prog;
+    for (int t = 0; t < m->nthreads; t++) {
+        const ir_thread *th = &p->threads[t];
+        wmx_val *regs = regs_of(m, state, t);
+        for (int r = 0; r < th->nregs; r++)
+            regs[r] = th->reg_init ? th->reg_init[r] : 0;
+        struct tstate *ts = ts_of(m, state, t);
+        ts->status = TS_RUNNING;
+        ts->err_instr = -1;
+    }
+    wmx_val *mem = mem_of(m, state);
+    wmx_eid *w = writer_of(m, state);
+    for (int c = 0; c < m->ncells; c++) {
+        mem[c] = p->cell_init[c];
+        w[c] = EID_INIT;
+    }
+    for (int t = 0; t < m->nthreads; t++)
+        run_locals(m, state, t);
+}
+
+static bool step_enabled(const wmx_machine *m, void *s, int t)
+{
+    struct tstate *ts = ts_of(m, s, t);
+    if (ts->status != TS_RUNNING)
+        return false;
+    const ir_instr *in = &m->prog->threads[t].instrs[ts->pc];
+    bool relaxed = m->model != MODEL_SC;
+    switch (in->kind) {
+    case I_LOAD:
+        return true;
+    case I_STORE:
+        return !relaxed || ts->nbuf < m->bufcap;
+    case I_FENCE: case I_XCHG: case I_FAA: case I_CAS:
+        return !relaxed || ts->nbuf == 0;
+    case I_AWAIT: {
+        wmx_val *regs = regs_of(m, s, t);
+        int cell = ir_address_cell(m->prog, &in->addr, regs);
+        wmx_val v = visible(m, s, t, cell, NULL, NULL);
+        return cmp_holds(in->cmp, v, ir_eval(m->prog, in->e1, regs, NULL));
+    }
+    default:
+        return false;
+    }
+}
+
+/* Whether buffer entry i is the oldest of its cell (flushable under PSO). */
+static bool oldest_of_cell(const buf_entry *b, int i)
+{
+    for (int j = 0; j < i; j++)
+        if (b[j].cell == b[i].cell)
+            return false;
+    return true;
+}
+
+int machine_enabled(const wmx_machine *m, const void *state, wmx_transition *out)
+{
+    void *s = CS(state);
+    int n = 0;
+    for (int t = 0; t < m->nthreads; t++) {
+        if (step_enabled(m, s, t))
+            out[n++] = (wmx_transition){ TR_STEP, t, -1 };
+        struct tstate *ts = ts_of(m, s, t);
+        if (ts->nbuf == 0)
+            continue;
+        buf_entry *b = buf_of(m, s, t);
+        if (m->model == MODEL_TSO) {
+            out[n++] = (wmx_transition){ TR_FLUSH, t, -1 };
+        } else {
+            for (int i = 0; i < ts->nbuf; i++)
+                if (oldest_of_cell(b, i))
+                    out[n++] = (wmx_transition){ TR_FLUSH, t, b[i].cell };
+        }
+    }
+    return n;
+}
+
+bool machine_is_enabled(const wmx_machine *m, const void *state, const wmx_transition *tr)
+{
+    void *s = CS(state);
+    if (tr->thread < 0 || tr->thread >= m->nthreads)
+        return false;
+    if (tr->kind == TR_STEP)
+        return step_enabled(m, s, tr->thread);
+    struct tstate *ts = ts_of(m, s, tr->thread);
+    if (ts->nbuf == 0)
+        return false;
+    if (m->model == MODEL_TSO)
+        return true;
+    const buf_entry *b = buf_of(m, s, tr->thread);
+    for (int i = 0; i < ts->nbuf; i++)
+        if (b[i].cell == tr->cell)
+            return true;
+    return false;
+}
+
+static void do_flush(const wmx_machine *m, void *s, const wmx_transition *tr, wmx_event *ev)
+{
+    int t = tr->thread;
+    struct tstate *ts = ts_of(m, s, t);
+    buf_entry *b = buf_of(m, s, t);
+    int i = 0;
+    if (m->model == MODEL_PSO)
+        while (i < ts->nbuf && b[i].cell != tr->cell)
+            i++;
+    buf_entry e = b[i];
+    memmove(&b[i], &b[i + 1], (size_t)(ts->nbuf - i - 1) * sizeof *b);
+    ts->nbuf--;
+    mem_of(m, s)[e.cell] = e.value;
+    writer_of(m, s)[e.cell] = e.id;
+    if (ev)
+        *ev = (wmx_event){ .kind = EV_WRITE_MEM, .thread = t, .id = e.id, .instr = -1,
+                           .cell = e.cell, .value = e.value, .rf = EID_INIT };
+}
+
+static void do_step(const wmx_machine *m, void *s, int t, wmx_event *evout)
+{
+    const wmx_program *p = m->prog;
+    struct tstate *ts = ts_of(m, s, t);
+    wmx_val *regs = regs_of(m, s, t);
+    wmx_val *mem = mem_of(m, s);
+    wmx_eid *writer = writer_of(m, s);
+    const ir_instr *in = &p->threads[t].instrs[ts->pc];
+    wmx_event ev = { .thread = t, .id = EID_MAKE(t, ts->nevents), .instr = ts->pc,
+                     .cell = -1, .rf = EID_INIT };
+    int cell = in->kind == I_FENCE ? -1 : ir_address_cell(p, &in->addr, regs);
+    ev.cell = cell;
+    switch (in->kind) {
+    case I_LOAD:
+    case I_AWAIT: {
+        wmx_val v = visible(m, s, t, cell, &ev.rf, &ev.from_buffer);
+        ev.kind = in->kind == I_LOAD ? EV_READ : EV_AWAIT;
+        ev.value = v;
+        if (in->dst >= 0)
+            regs[in->dst] = v;
+        break;
+    }
+    case I_STORE: {
+        wmx_val v = ir_eval(p, in->e1, regs, NULL);
+        ev.value = v;
+        if (m->model == MODEL_SC) {
+            ev.kind = EV_WRITE;
+            mem[cell] = v;
+            writer[cell] = ev.id;
+        } else {
+            ev.kind = EV_WRITE_BUF;
+            buf_entry *b = buf_of(m, s, t);
+            b[ts->nbuf++] = (buf_entry){ cell, v, ev.id };
+        }
+        break;
+    }
+    case I_FENCE:
+        ev.kind = EV_FENCE;
+        break;
+    case I_XCHG: case I_FAA: case I_CAS: {
+        /* buffers are empty here under TSO/PSO, so memory is what we see */
+        wmx_val old = mem[cell];
+        wmx_val a = ir_eval(p, in->e1, regs, NULL);
+        wmx_val b = ir_eval(p, in->e2, regs, NULL);
+        ev.kind = EV_RMW;
+        ev.read = old;
+        ev.rf = writer[cell];
+        ev.wrote = true;
+        wmx_val nv = old;
+        if (in->kind == I_XCHG)
+            nv = a;
+        else if (in->kind == I_FAA)
+            nv = (wmx_val)((uint64_t)old + (uint64_t)a);
+        else if (old == a)
+            nv = b;
+        else
+            ev.wrote = false;
+        if (ev.wrote) {
+            mem[cell] = nv;
+            writer[cell] = ev.id;
+        }
+        ev.value = ev.wrote ? nv : old;
+        if (in->dst >= 0)
+            regs[in->dst] = old;
+        if (in->kind == I_CAS && in->dst2 >= 0)
+            regs[in->dst2] = ev.wrote;
+        break;
+    }
+    default:
+        break;
+    }
+    ts->nevents++;
+    ts->pc++;
+    run_locals(m, s, t);
+    if (evout)
+        *evout = ev;
+}
+
+void machine_apply(const wmx_machine *m, void *state, const wmx_transition *tr, wmx_event *ev)
+{
+    if (tr->kind == TR_FLUSH)
+        do_flush(m, state, tr, ev);
+    else
+        do_step(m, state, tr->thread, ev);
+}
+
+void machine_peek(const wmx_machine *m, const void *state, const wmx_transition *tr, wmx_event *ev)
+{
+    void *tmp = wmx_malloc(m->size);
+    memcpy(tmp, state, m->size);
+    machine_apply(m, tmp, tr, ev);
+    free(tmp);
+}
+
+bool machine_is_final(const wmx_machine *m, const void *state)
+{
+    void *s = CS(state);
+    for (int t = 0; t < m->nthreads; t++)
+        if (step_enabled(m, s, t) || ts_of(m, s, t)->nbuf > 0)
+            return false;
+    return true;
+}
+
+bool machine_is_blocked(const wmx_machine *m, const void *state)
+{
+    void *s = CS(state);
+    for (int t = 0; t < m->nthreads; t++) {
+        int st = ts_of(m, s, t)->status;
+        if (st == TS_BLOCKED || st == TS_RUNNING)
+            return true;
+    }
+    return false;
+}
+
+bool machine_has_error(const wmx_machine *m, const void *state)
+{
+    void *s = CS(state);
+    for (int t = 0; t < m->nthreads; t++)
+        if (ts_of(m, s, t)->status == TS_ERROR)
+            return true;
+    return false;
+}
+
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *d = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= d[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+uint64_t machine_hash(const wmx_machine *m, const void *state)
+{
+    void *s = CS(state);
+    uint64_t h = 14695981039346656037ULL;
+    h = fnv(h, s, (size_t)m->nregs_total * sizeof(wmx_val));
+    h = fnv(h, mem_of(m, s), (size_t)m->ncells * sizeof(wmx_val));
+    for (int t = 0; t < m->nthreads; t++) {
+        struct tstate *ts = ts_of(m, s, t);
+        h = fnv(h, &ts->pc, sizeof ts->pc);
+        h = fnv(h, &ts->status, sizeof ts->status);
+        h = fnv(h, &ts->nbuf, sizeof ts->nbuf);
+        buf_entry *b = buf_of(m, s, t);
+        for (int i = 0; i < ts->nbuf; i++) {
+            h = fnv(h, &b[i].cell, sizeof b[i].cell);
+            h = fnv(h, &b[i].value, sizeof b[i].value);
+        }
+    }
+    return h;
+}
+
+size_t machine_key_size(const wmx_machine *m)
+{
+    return off_key_bufs(m) + (size_t)m->nthreads * (size_t)m->bufcap * 2 * sizeof(wmx_val);
+}
+
+void machine_key(const wmx_machine *m, const void *state, void *key)
+{
+    void *s = CS(state);
+    char *k = key;
+    memset(k, 0, machine_key_size(m));
+    memcpy(k, s, (size_t)m->nregs_total * sizeof(wmx_val));
+    k += (size_t)m->nregs_total * sizeof(wmx_val);
+    memcpy(k, mem_of(m, s), (size_t)m->ncells * sizeof(wmx_val));
+    k += (size_t)m->ncells * sizeof(wmx_val);
+    for (int t = 0; t < m->nthreads; t++) {
+        struct tstate *ts = ts_of(m, s, t);
+        int32_t head[3] = { ts->pc, ts->status, ts->nbuf };
+        memcpy(k, head, sizeof head);
+        k += sizeof head;
+    }
+    wmx_val *kb = (wmx_val *)((char *)key + off_key_bufs(m));
+    for (int t = 0; t < m->nthreads; t++) {
+        struct tstate *ts = ts_of(m, s, t);
+        buf_entry *b = buf_of(m, s, t);
+        wmx_val *dst = kb + (size_t)t * (size_t)m->bufcap * 2;
+        for (int i = 0; i < ts->nbuf; i++) {
+            dst[2 * i] = b[i].cell;
+            dst[2 * i + 1] = b[i].value;
+        }
+    }
+}
+
+const wmx_val *machine_memory(const wmx_machine *m, const void *state) { return mem_of(m, CS(state)); }
+const wmx_eid *machine_memory_writer(const wmx_machine *m, const void *state) { return writer_of(m, CS(state)); }
+const wmx_val *machine_regs(const wmx_machine *m, const void *state, int t) { return regs_of(m, CS(state), t); }
+int machine_pc(const wmx_machine *m, const void *state, int t) { return ts_of(m, CS(state), t)->pc; }
+thread_status machine_status(const wmx_machine *m, const void *state, int t) { return (thread_status)ts_of(m, CS(state), t)->status; }
+int machine_error_instr(const wmx_machine *m, const void *state, int t)
+{
+    struct tstate *ts = ts_of(m, CS(state), t);
+    return ts->status == TS_ERROR ? ts->err_instr : -1;
+}
+int machine_thread_events(const wmx_machine *m, const void *state, int t) { return ts_of(m, CS(state), t)->nevents; }
+
+int machine_buffer(const wmx_machine *m, const void *state, int t, const buf_entry **entries)
+{
+    *entries = buf_of(m, CS(state), t);
+    return ts_of(m, CS(state), t)->nbuf;
+}
+
+void machine_describe(const wmx_machine *m, const wmx_event *ev, char *buf, size_t n)
+{
+    const wmx_program *p = m->prog;
+    const ir_thread *th = &p->threads[ev->thread];
+    char cell[128] = "";
+    if (ev->cell >= 0)
+        ir_cell_name(p, ev->cell, cell, sizeof cell);
+    const char *text = ev->instr >= 0 && th->instrs[ev->instr].text ? th->instrs[ev->instr].text : "";
+    switch (ev->kind) {
+    case EV_WRITE_MEM:
+        snprintf(buf, n, "%s: flush %s=%lld", th->name, cell, (long long)ev->value);
+        break;
+    case EV_READ: case EV_AWAIT:
+        snprintf(buf, n, "%s: %-24s %s %s=%lld%s", th->name, text, event_kind_name(ev->kind),
+                 cell, (long long)ev->value, ev->from_buffer ? " (from own buffer)" : "");
+        break;
+    case EV_FENCE:
+        snprintf(buf, n, "%s: %-24s fnc", th->name, text);
+        break;
+    case EV_RMW:
+        snprintf(buf, n, "%s: %-24s rmw %s: read %lld, %s", th->name, text, cell,
+                 (long long)ev->read, ev->wrote ? "wrote" : "no write");
+        if (ev->wrote) {
+            size_t len = strlen(buf);
+            snprintf(buf + len, n > len ? n - len : 0, " %lld", (long long)ev->value);
+        }
+        break;
+    default:
+        snprintf(buf, n, "%s: %-24s %s %s=%lld", th->name, text, event_kind_name(ev->kind),
+                 cell, (long long)ev->value);
+        break;
+    }
+}

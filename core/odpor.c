@@ -1,0 +1,862 @@
+/* odpor.c - Optimal-DPOR under SC (Abdulla, Aronis, Jonsson, Sagonas,
+ * "Source Sets: A Foundation for Optimal Dynamic Partial Order Reduction",
+ * JACM 2017) extended with awaits and independent fetch-and-adds as in
+ * "Awaiting for Godot" (seed 003).
+ *
+ * The exploration is a depth-first search over the current execution E.
+ * For every prefix E[0..i) we keep
+ *   - the state reached (so wakeup sequences can be replayed from there),
+ *   - the sleep set: threads (with their next event) whose exploration from
+ *     that prefix is finished,
+ *   - the wakeup tree, as nodes of one pool: the root of prefix i is a node
+ *     whose children are the threads still to explore from E[0..i); the
+ *     leftmost child is the one on the current path and is also the root of
+ *     prefix i+1.
+ * When E is maximal we analyse it:
+ *   - non-blocking races e < e' (conflicting, adjacent in happens-before,
+ *     e' not an await): v = notdep(e, E).thread(e') is inserted at pre(E, e)
+ *     unless a sleeping thread is a weak initial of v;
+ *   - blocking races: for every await e' (executed, or blocked at the end of
+ *     E) and every earlier write e to its cell from another thread, the
+ *     maximal happens-before prefixes u of notdep(e, pre(E, e')) after which
+ *     e' is enabled give the wakeup sequences u.thread(e') at pre(E, e).
+ *     The prefixes are enumerated by removing one write to the await's cell
+ *     (with everything that happens after it) at a time, stopping at
+ *     prefixes that enable e'.
+ * An event is one machine transition (one shared-memory access); two events
+ * of different threads conflict when they access the same cell and one of
+ * them writes (a failed CAS only reads; an await reads), except that with
+ * --ifaa two FAAs whose results are unused do not conflict.
+ */
+#include "odpor.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- the dependency relation ---- */
+
+bool odpor_conflict(const odpor_event *a, const odpor_event *b, bool ifaa)
+{
+    if (a->thread == b->thread)
+        return true;
+    if (a->cell < 0 || a->cell != b->cell)
+        return false;
+    if (!a->writes && !b->writes)
+        return false;
+    if (ifaa && a->faa_unused && b->faa_unused)
+        return false;
+    return true;
+}
+
+odpor_event odpor_event_of(const wmx_program *p, const wmx_event *ev, bool *const *faa_unused)
+{
+    odpor_event o = { .thread = ev->thread, .index = EID_INDEX(ev->id), .instr = ev->instr,
+                      .cell = ev->cell };
+    switch (ev->kind) {
+    case EV_READ:
+        o.reads = true;
+        break;
+    case EV_AWAIT:
+        o.reads = true;
+        o.await = true;
+        break;
+    case EV_WRITE: case EV_WRITE_BUF: case EV_WRITE_MEM:
+        o.writes = true;
+        break;
+    case EV_RMW:
+        o.reads = true;
+        o.writes = ev->wrote;
+        if (faa_unused && ev->instr >= 0 &&
+            p->threads[ev->thread].instrs[ev->instr].kind == I_FAA)
+            o.faa_unused = faa_unused[ev->thread][ev->instr];
+        break;
+    case EV_FENCE:
+        o.cell = -1;
+        break;
+    }
+    return o;
+}
+
+static void mark_expr_regs(const wmx_program *p, int e, bool *used)
+{
+    while (e >= 0) {
+        const ir_expr *x = &p->exprs[e];
+        if (x->op == OP_REG && x->reg >= 0)
+            used[x->reg] = true;
+        if (x->b >= 0)
+            mark_expr_regs(p, x->b, used);
+        e = x->a;
+    }
+}
+
+bool **odpor_faa_unused_table(const wmx_program *p, const explore_result *res)
+{
+    bool **tab = wmx_calloc((size_t)(p->nthreads ? p->nthreads : 1), sizeof *tab);
+    for (int t = 0; t < p->nthreads; t++) {
+        const ir_thread *th = &p->threads[t];
+        tab[t] = wmx_calloc((size_t)(th->ninstrs ? th->ninstrs : 1), sizeof **tab);
+        bool *used = wmx_calloc((size_t)(th->nregs ? th->nregs : 1), sizeof *used);
+        for (int i = 0; i < th->ninstrs; i++) {
+            const ir_instr *in = &th->instrs[i];
+            mark_expr_regs(p, in->e1, used);
+            mark_expr_regs(p, in->e2, used);
+            mark_expr_regs(p, in->addr.index, used);
+            mark_expr_regs(p, in->addr.ptr, used);
+        }
+        if (res)
+            for (int o = 0; o < res->nobserved; o++)
+                if (res->observed[o].thread == t && res->observed[o].reg >= 0)
+                    used[res->observed[o].reg] = true;
+        for (int i = 0; i < th->ninstrs; i++) {
+            const ir_instr *in = &th->instrs[i];
+            tab[t][i] = in->kind == I_FAA && (in->dst < 0 || !used[in->dst]);
+        }
+        free(used);
+    }
+    return tab;
+}
+
+void odpor_faa_unused_free(const wmx_program *p, bool **t)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < p->nthreads; i++)
+        free(t[i]);
+    free(t);
+}
+
+/* ---- explorer state ---- */
+
+typedef struct sleep_entry {
+    bool on;
+    odpor_event ev;
+} sleep_entry;
+
+struct odpor_state {
+    const wmx_program *prog;
+    const wmx_machine *m;
+    const explore_opts *opts;
+    odpor_ext *ext;
+    explore_result *res;
+    bool ifaa;
+    bool **faa_unused;
+    int nthreads;
+    size_t ssize;
+    int maxen;
+
+    int cap;                   /* capacity of the per-depth arrays */
+    int depth;
+    char *states;              /* cap + 1 states */
+    wmx_transition *steps;     /* cap */
+    wmx_event *events;         /* cap */
+    odpor_event *oev;          /* cap */
+    int *root;                 /* cap + 1 wakeup tree roots */
+    sleep_entry *sleep;        /* (cap + 1) * nthreads */
+    wmx_transition *enabled;   /* maxen */
+
+    odpor_node *nodes;
+    int nnodes, cap_nodes, free_nodes;
+
+    char *scratch;             /* one state */
+    /* race analysis scratch, sized for the current execution */
+    int words;                 /* 64-bit words per bitset */
+    int bits_cap;              /* executions up to this length fit */
+    uint64_t *pred;            /* [n][words]: i happens-before j (i != j) */
+    uint64_t *succ;            /* [n][words]: j happens-after i */
+    int *seq;                  /* a sequence of positions */
+    odpor_event *arr;          /* a wakeup sequence */
+    uint64_t *work;            /* enumeration worklist of bitsets */
+    int work_cap;
+    long nexec;
+    long enum_capped;
+};
+
+#define STATE(s, i) ((void *)((s)->states + (size_t)(i) * (s)->ssize))
+#define SLEEP(s, i) (&(s)->sleep[(size_t)(i) * (size_t)(s)->nthreads])
+
+static void grow(odpor_state *s)
+{
+    int cap = s->cap ? 2 * s->cap : 64;
+    s->states = wmx_realloc(s->states, (size_t)(cap + 1) * s->ssize);
+    s->steps = wmx_realloc(s->steps, (size_t)cap * sizeof *s->steps);
+    s->events = wmx_realloc(s->events, (size_t)cap * sizeof *s->events);
+    s->oev = wmx_realloc(s->oev, (size_t)cap * sizeof *s->oev);
+    s->root = wmx_realloc(s->root, (size_t)(cap + 1) * sizeof *s->root);
+    s->sleep = wmx_realloc(s->sleep, (size_t)(cap + 1) * (size_t)s->nthreads * sizeof *s->sleep);
+    s->cap = cap;
+}
+
+/* ---- wakeup tree nodes ---- */
+
+static int node_new(odpor_state *s, int thread, const odpor_event *ev)
+{
+    int n;
+    if (s->free_nodes >= 0) {
+        n = s->free_nodes;
+        s->free_nodes = s->nodes[n].sibling;
+    } else {
+        if (s->nnodes == s->cap_nodes) {
+            s->cap_nodes = s->cap_nodes ? 2 * s->cap_nodes : 256;
+            s->nodes = wmx_realloc(s->nodes, (size_t)s->cap_nodes * sizeof *s->nodes);
+        }
+        n = s->nnodes++;
+    }
+    odpor_node *x = &s->nodes[n];
+    memset(x, 0, sizeof *x);
+    x->thread = thread;
+    if (ev)
+        x->ev = *ev;
+    x->child = x->sibling = -1;
+    x->race_e = x->race_e2 = EID_INIT;
+    return n;
+}
+
+/* frees the sibling list starting at c, and subtrees */
+static void node_free_list(odpor_state *s, int c)
+{
+    while (c >= 0) {
+        int next = s->nodes[c].sibling;
+        if (s->nodes[c].child >= 0)
+            node_free_list(s, s->nodes[c].child);
+        s->nodes[c].child = -1;
+        s->nodes[c].sibling = s->free_nodes;
+        s->free_nodes = c;
+        c = next;
+    }
+}
+
+/* frees node n (already unlinked from its siblings) and its subtree */
+static void node_free_tree(odpor_state *s, int n)
+{
+    node_free_list(s, s->nodes[n].child);
+    s->nodes[n].child = -1;
+    s->nodes[n].sibling = s->free_nodes;
+    s->free_nodes = n;
+}
+
+static void node_append_child(odpor_state *s, int parent, int child)
+{
+    int c = s->nodes[parent].child;
+    if (c < 0) {
+        s->nodes[parent].child = child;
+        return;
+    }
+    while (s->nodes[c].sibling >= 0)
+        c = s->nodes[c].sibling;
+    s->nodes[c].sibling = child;
+}
+
+/* ---- weak initials and insertion ---- */
+
+/* Whether thread p (whose next event is pev) is a weak initial of v. */
+static bool weak_initial(int p, const odpor_event *pev, const odpor_event *v, int len, bool ifaa)
+{
+    int first = -1;
+    for (int i = 0; i < len; i++)
+        if (v[i].thread == p) {
+            first = i;
+            break;
+        }
+    if (first >= 0) {
+        for (int j = 0; j < first; j++)
+            if (odpor_conflict(&v[j], &v[first], ifaa))
+                return false;
+        return true;
+    }
+    for (int j = 0; j < len; j++)
+        if (odpor_conflict(pev, &v[j], ifaa))
+            return false;
+    return true;
+}
+
+/* insert(v, wut(E[0..k))): descends to the leftmost child that is a weak
+ * initial of what remains of v; stops when v is redundant, else adds the
+ * rest of v as a new rightmost branch.  v is modified.  Returns whether a
+ * new leaf was added. */
+static bool wut_insert(odpor_state *s, int k, odpor_event *v, int len,
+                       wmx_eid race_e, wmx_eid race_e2, bool blocking)
+{
+    int u = s->root[k];
+    for (;;) {
+        if (u != s->root[k] && s->nodes[u].child < 0)
+            return false;          /* reached a leaf: v is redundant */
+        if (len == 0)
+            return false;          /* u is explored or will be extended */
+        int c = s->nodes[u].child;
+        for (; c >= 0; c = s->nodes[c].sibling) {
+            odpor_node *x = &s->nodes[c];
+            if (weak_initial(x->thread, &x->ev, v, len, s->ifaa))
+                break;
+        }
+        if (c < 0)
+            break;
+        int p = s->nodes[c].thread;
+        for (int i = 0; i < len; i++)
+            if (v[i].thread == p) {
+                memmove(&v[i], &v[i + 1], (size_t)(len - i - 1) * sizeof *v);
+                len--;
+                break;
+            }
+        u = c;
+    }
+    for (int i = 0; i < len; i++) {
+        int n = node_new(s, v[i].thread, &v[i]);
+        s->nodes[n].race_e = race_e;
+        s->nodes[n].race_e2 = race_e2;
+        s->nodes[n].blocking_race = blocking;
+        node_append_child(s, u, n);
+        u = n;
+    }
+    if (s->ext)
+        s->ext->inserted++;
+    return true;
+}
+
+static void try_insert(odpor_state *s, int k, odpor_event *v, int len,
+                       wmx_eid race_e, wmx_eid race_e2, bool blocking)
+{
+    const sleep_entry *sl = SLEEP(s, k);
+    for (int q = 0; q < s->nthreads; q++)
+        if (sl[q].on && weak_initial(q, &sl[q].ev, v, len, s->ifaa))
+            return;
+    wut_insert(s, k, v, len, race_e, race_e2, blocking);
+}
+
+/* ---- race analysis ---- */
+
+static inline bool bit(const uint64_t *b, int i) { return (b[i >> 6] >> (i & 63)) & 1; }
+static inline void setbit(uint64_t *b, int i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }
+static inline void clrbit(uint64_t *b, int i) { b[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
+
+static void ensure_bits(odpor_state *s, int n)
+{
+    int words = (n + 63) / 64;
+    if (words < 1)
+        words = 1;
+    if (n <= s->bits_cap && words == s->words)
+        return;
+    int cap = n > s->bits_cap ? n + 32 : s->bits_cap;
+    words = (cap + 63) / 64;
+    s->words = words;
+    s->bits_cap = cap;
+    free(s->pred);
+    free(s->succ);
+    free(s->seq);
+    free(s->arr);
+    s->pred = wmx_malloc((size_t)cap * (size_t)words * sizeof *s->pred);
+    s->succ = wmx_malloc((size_t)cap * (size_t)words * sizeof *s->succ);
+    s->seq = wmx_malloc((size_t)(cap + 1) * sizeof *s->seq);
+    s->arr = wmx_malloc((size_t)(cap + 1) * sizeof *s->arr);
+}
+
+#define PRED(s, j) (&(s)->pred[(size_t)(j) * (size_t)(s)->words])
+#define SUCC(s, j) (&(s)->succ[(size_t)(j) * (size_t)(s)->words])
+
+/* happens-before of E[0..n): pred[j] = positions before j that happen
+ * before it; succ[i] = positions after i that happen after it. */
+static void compute_hb(odpor_state *s, int n)
+{
+    ensure_bits(s, n);
+    int w = s->words;
+    memset(s->pred, 0, (size_t)n * (size_t)w * sizeof *s->pred);
+    memset(s->succ, 0, (size_t)n * (size_t)w * sizeof *s->succ);
+    for (int j = 0; j < n; j++) {
+        uint64_t *pj = PRED(s, j);
+        for (int i = j - 1; i >= 0; i--) {
+            if (bit(pj, i))
+                continue;
+            if (odpor_conflict(&s->oev[i], &s->oev[j], s->ifaa)) {
+                setbit(pj, i);
+                const uint64_t *pi = PRED(s, i);
+                for (int x = 0; x < w; x++)
+                    pj[x] |= pi[x];
+            }
+        }
+        for (int i = 0; i < j; i++)
+            if (bit(pj, i))
+                setbit(SUCC(s, i), j);
+    }
+}
+
+/* scratch := state after E[0..k) followed by the steps at positions seq[] */
+static void replay(odpor_state *s, int k, const int *seq, int len)
+{
+    memcpy(s->scratch, STATE(s, k), s->ssize);
+    for (int i = 0; i < len; i++)
+        machine_apply(s->m, s->scratch, &s->steps[seq[i]], NULL);
+}
+
+static bool thread_enabled(const odpor_state *s, const void *state, int t)
+{
+    wmx_transition tr = { TR_STEP, t, -1 };
+    return machine_is_enabled(s->m, state, &tr);
+}
+
+/* next event of thread t in the scratch state (applied to scratch) */
+static odpor_event scratch_step(odpor_state *s, int t)
+{
+    wmx_transition tr = { TR_STEP, t, -1 };
+    wmx_event ev;
+    machine_apply(s->m, s->scratch, &tr, &ev);
+    return odpor_event_of(s->prog, &ev, s->faa_unused);
+}
+
+static void nonblocking_races(odpor_state *s, int n)
+{
+    int w = s->words;
+    for (int j = 0; j < n; j++) {
+        if (s->oev[j].await)
+            continue;          /* handled by the blocking analysis */
+        const uint64_t *pj = PRED(s, j);
+        for (int i = 0; i < j; i++) {
+            if (s->oev[i].thread == s->oev[j].thread || !bit(pj, i))
+                continue;
+            if (!odpor_conflict(&s->oev[i], &s->oev[j], s->ifaa))
+                continue;
+            /* adjacent: no k with i -> k -> j */
+            const uint64_t *si = SUCC(s, i);
+            bool adjacent = true;
+            for (int x = 0; x < w; x++)
+                if (si[x] & pj[x]) {
+                    adjacent = false;
+                    break;
+                }
+            if (!adjacent)
+                continue;
+            if (s->ext)
+                s->ext->races++;
+            int len = 0;
+            for (int k = i + 1; k < n; k++)
+                if (!bit(si, k))
+                    s->seq[len++] = k;
+            replay(s, i, s->seq, len);
+            for (int x = 0; x < len; x++)
+                s->arr[x] = s->oev[s->seq[x]];
+            int t = s->oev[j].thread;
+            if (!thread_enabled(s, s->scratch, t))
+                continue;      /* cannot happen for non-await events */
+            s->arr[len] = scratch_step(s, t);
+            try_insert(s, i, s->arr, len + 1, s->events[i].id, s->events[j].id, false);
+        }
+    }
+}
+
+/* Enumerates the maximal happens-before prefixes u of w (positions in the
+ * bitset `w`) that keep every event of thread t in w and after which t's
+ * next event (an await on `aw`'s cell) is enabled, and inserts u.t at
+ * prefix i. */
+#define ENUM_LIMIT 4096
+
+static void blocking_race(odpor_state *s, int i, int n, const uint64_t *w0, int t,
+                          const odpor_event *aw, wmx_eid e2)
+{
+    int words = s->words;
+    size_t need = (size_t)words * 2 * ENUM_LIMIT;
+    if (s->work_cap < (int)need) {
+        free(s->work);
+        s->work = wmx_malloc(need * sizeof *s->work);
+        s->work_cap = (int)need;
+    }
+    /* work[0 .. nvisited) visited sets, processed in order (BFS);
+     * found sets are flagged in a side array */
+    uint64_t *vis = s->work;
+    bool found[ENUM_LIMIT];
+    int nvis = 1;
+    memcpy(vis, w0, (size_t)words * sizeof *vis);
+    found[0] = false;
+    uint64_t *tmp = s->work + (size_t)words * ENUM_LIMIT;
+    for (int h = 0; h < nvis; h++) {
+        uint64_t *u = vis + (size_t)h * (size_t)words;
+        int len = 0;
+        for (int k = i + 1; k < n; k++)
+            if (bit(u, k))
+                s->seq[len++] = k;
+        replay(s, i, s->seq, len);
+        if (thread_enabled(s, s->scratch, t)) {
+            found[h] = true;
+            continue;
+        }
+        for (int x = 0; x < len; x++) {
+            int k = s->seq[x];
+            if (s->oev[k].thread == t || !odpor_conflict(&s->oev[k], aw, s->ifaa))
+                continue;
+            /* u' = u minus k and what happens after k */
+            memcpy(tmp, u, (size_t)words * sizeof *tmp);
+            clrbit(tmp, k);
+            const uint64_t *sk = SUCC(s, k);
+            for (int y = 0; y < words; y++)
+                tmp[y] &= ~sk[y];
+            bool ok = true;
+            for (int y = x + 1; y < len && ok; y++)
+                if (s->oev[s->seq[y]].thread == t && !bit(tmp, s->seq[y]))
+                    ok = false;
+            if (!ok)
+                continue;
+            bool seen = false;
+            for (int v = 0; v < nvis && !seen; v++)
+                if (memcmp(vis + (size_t)v * (size_t)words, tmp, (size_t)words * sizeof *tmp) == 0)
+                    seen = true;
+            if (seen)
+                continue;
+            if (nvis == ENUM_LIMIT) {
+                s->enum_capped++;
+                continue;
+            }
+            memcpy(vis + (size_t)nvis * (size_t)words, tmp, (size_t)words * sizeof *tmp);
+            found[nvis++] = false;
+        }
+    }
+    for (int h = 0; h < nvis; h++) {
+        if (!found[h])
+            continue;
+        const uint64_t *u = vis + (size_t)h * (size_t)words;
+        /* skip u when a strictly larger found set contains it */
+        bool maximal = true;
+        for (int g = 0; g < nvis && maximal; g++) {
+            if (g == h || !found[g])
+                continue;
+            const uint64_t *o = vis + (size_t)g * (size_t)words;
+            bool sub = true;
+            for (int y = 0; y < words && sub; y++)
+                if ((u[y] & ~o[y]) != 0)
+                    sub = false;
+            if (sub)
+                maximal = false;    /* sets are distinct, so strictly smaller */
+        }
+        if (!maximal)
+            continue;
+        int len = 0;
+        for (int k = i + 1; k < n; k++)
+            if (bit(u, k))
+                s->seq[len++] = k;
+        replay(s, i, s->seq, len);
+        for (int x = 0; x < len; x++)
+            s->arr[x] = s->oev[s->seq[x]];
+        s->arr[len] = scratch_step(s, t);
+        try_insert(s, i, s->arr, len + 1, s->events[i].id, e2, true);
+    }
+}
+
+static void blocking_races(odpor_state *s, int n)
+{
+    int words = s->words;
+    uint64_t *w = wmx_malloc((size_t)words * sizeof *w);
+    /* awaits of E, then awaits blocked at the end of E */
+    for (int j = 0; j <= n + s->nthreads; j++) {
+        int end, t;
+        odpor_event aw;
+        wmx_eid e2;
+        if (j < n) {
+            if (!s->oev[j].await)
+                continue;
+            end = j;
+            t = s->oev[j].thread;
+            aw = s->oev[j];
+            e2 = s->events[j].id;
+        } else if (j > n) {
+            t = j - n - 1;
+            if (machine_status(s->m, STATE(s, n), t) != TS_RUNNING ||
+                thread_enabled(s, STATE(s, n), t))
+                continue;
+            end = n;
+            memcpy(s->scratch, STATE(s, n), s->ssize);
+            aw = scratch_step(s, t);
+            e2 = EID_MAKE(t, aw.index);
+        } else {
+            continue;
+        }
+        for (int i = 0; i < end; i++) {
+            if (s->oev[i].thread == t || !odpor_conflict(&s->oev[i], &aw, s->ifaa))
+                continue;
+            const uint64_t *si = SUCC(s, i);
+            bool ok = true;
+            memset(w, 0, (size_t)words * sizeof *w);
+            for (int k = i + 1; k < end; k++) {
+                if (!bit(si, k))
+                    setbit(w, k);
+                else if (s->oev[k].thread == t)
+                    ok = false;
+            }
+            if (!ok)
+                continue;
+            if (s->ext)
+                s->ext->races++;
+            blocking_race(s, i, end, w, t, &aw, e2);
+        }
+    }
+    free(w);
+}
+
+/* ---- introspection ---- */
+
+int odpor_depth(const odpor_state *s) { return s->depth; }
+const wmx_event *odpor_events(const odpor_state *s) { return s->events; }
+int odpor_wut_root(const odpor_state *s, int i) { return i >= 0 && i <= s->depth ? s->root[i] : -1; }
+const odpor_node *odpor_node_at(const odpor_state *s, int n)
+{
+    return n >= 0 && n < s->nnodes ? &s->nodes[n] : NULL;
+}
+
+int odpor_sleep(const odpor_state *s, int i, odpor_event *out, int max)
+{
+    if (i < 0 || i > s->depth)
+        return 0;
+    int k = 0;
+    const sleep_entry *sl = SLEEP(s, i);
+    for (int t = 0; t < s->nthreads && k < max; t++)
+        if (sl[t].on)
+            out[k++] = sl[t].ev;
+    return k;
+}
+
+static void dot_event(const odpor_state *s, const odpor_event *e, char *buf, size_t n)
+{
+    char cell[96] = "";
+    if (e->cell >= 0)
+        ir_cell_name(s->prog, e->cell, cell, sizeof cell);
+    const char *what = e->await ? "await" : e->writes && e->reads ? "rmw" : e->writes ? "w"
+                     : e->reads ? "r" : "fnc";
+    snprintf(buf, n, "%s.%d %s %s", s->prog->threads[e->thread].name, e->index, what, cell);
+}
+
+static void dot_subtree(const odpor_state *s, FILE *f, int parent_id, const char *parent_prefix, int c)
+{
+    for (; c >= 0; c = s->nodes[c].sibling) {
+        const odpor_node *x = &s->nodes[c];
+        char lab[160];
+        dot_event(s, &x->ev, lab, sizeof lab);
+        fprintf(f, "  n%d [label=\"%s\", style=dashed];\n", c, lab);
+        if (parent_prefix)
+            fprintf(f, "  %s%d -> n%d", parent_prefix, parent_id, c);
+        else
+            fprintf(f, "  n%d -> n%d", parent_id, c);
+        if (x->race_e != EID_INIT)
+            fprintf(f, " [label=\"%s race %d.%d-%d.%d\"]", x->blocking_race ? "await" : "",
+                    EID_THREAD(x->race_e), EID_INDEX(x->race_e),
+                    EID_THREAD(x->race_e2), EID_INDEX(x->race_e2));
+        fprintf(f, ";\n");
+        dot_subtree(s, f, c, NULL, x->child);
+    }
+}
+
+void odpor_write_dot(const odpor_state *s, FILE *f)
+{
+    fprintf(f, "digraph wut {\n  node [shape=box, fontname=monospace];\n");
+    for (int i = 0; i <= s->depth; i++) {
+        char sl[512] = "";
+        size_t len = 0;
+        const sleep_entry *se = SLEEP(s, i);
+        for (int t = 0; t < s->nthreads; t++)
+            if (se[t].on && len + 40 < sizeof sl)
+                len += (size_t)snprintf(sl + len, sizeof sl - len, "%s%s", len ? "," : "",
+                                        s->prog->threads[t].name);
+        fprintf(f, "  p%d [label=\"E[0..%d)\\nsleep {%s}\"];\n", i, i, sl);
+        if (i < s->depth) {
+            char lab[160];
+            dot_event(s, &s->oev[i], lab, sizeof lab);
+            fprintf(f, "  p%d -> p%d [label=\"%s\", penwidth=2];\n", i, i + 1, lab);
+            /* pending branches: root's children other than the current one */
+            int cur = s->root[i + 1];
+            for (int c = s->nodes[s->root[i]].child; c >= 0; c = s->nodes[c].sibling) {
+                if (c == cur)
+                    continue;
+                const odpor_node *x = &s->nodes[c];
+                char l2[160];
+                dot_event(s, &x->ev, l2, sizeof l2);
+                fprintf(f, "  n%d [label=\"%s\", style=dashed];\n", c, l2);
+                fprintf(f, "  p%d -> n%d", i, c);
+                if (x->race_e != EID_INIT)
+                    fprintf(f, " [label=\"%s race %d.%d-%d.%d\"]", x->blocking_race ? "await" : "",
+                            EID_THREAD(x->race_e), EID_INDEX(x->race_e),
+                            EID_THREAD(x->race_e2), EID_INDEX(x->race_e2));
+                fprintf(f, ";\n");
+                dot_subtree(s, f, c, NULL, x->child);
+            }
+        }
+    }
+    fprintf(f, "}\n");
+}
+
+static void dump_dot(odpor_state *s)
+{
+    char *path = wmx_asprintf("%s/exec-%06ld.dot", s->ext->dump_dir, s->nexec);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        odpor_write_dot(s, f);
+        fclose(f);
+    }
+    free(path);
+}
+
+/* ---- the exploration ---- */
+
+static void maximal(odpor_state *s)
+{
+    int n = s->depth;
+    void *fin = STATE(s, n);
+    explore_trace tr = { n, s->steps, s->events, fin,
+                         machine_is_blocked(s->m, fin), machine_has_error(s->m, fin) };
+    explore_result_add_trace(s->res, s->m, &tr);
+    if (s->opts->on_trace)
+        s->opts->on_trace(&tr, s->opts->ud);
+    compute_hb(s, n);
+    nonblocking_races(s, n);
+    blocking_races(s, n);
+    s->nexec++;
+    if (s->ext && s->ext->dump_dir)
+        dump_dot(s);
+    if (s->ext && s->ext->on_execution)
+        s->ext->on_execution(s, s->ext->ud);
+}
+
+int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ext *ext,
+                     explore_result *res, wmx_error *err)
+{
+    explore_result_init(res, prog, opts->model, ALGO_ODPOR);
+    if (opts->model != MODEL_SC) {
+        wmx_error_set(err, prog->file, 0, 0,
+                      "--algo odpor supports only --model sc (got %s); use rfsmc or naive",
+                      model_name(opts->model));
+        return -1;
+    }
+    double t0 = explore_now();
+    wmx_machine *m = machine_new(prog, opts->model, err);
+    if (!m)
+        return -1;
+    if (ext && ext->dump_dir) {
+        if (mkdir(ext->dump_dir, 0777) != 0 && errno != EEXIST) {
+            wmx_error_set(err, ext->dump_dir, 0, 0, "cannot create directory: %s", strerror(errno));
+            machine_free(m);
+            return -1;
+        }
+    }
+    odpor_state st;
+    memset(&st, 0, sizeof st);
+    odpor_state *s = &st;
+    s->prog = prog;
+    s->m = m;
+    s->opts = opts;
+    s->ext = ext;
+    s->res = res;
+    s->ifaa = opts->ifaa;
+    s->faa_unused = opts->ifaa ? odpor_faa_unused_table(prog, res) : NULL;
+    s->nthreads = prog->nthreads > 0 ? prog->nthreads : 1;
+    s->ssize = machine_state_size(m);
+    s->maxen = machine_max_enabled(m);
+    s->free_nodes = -1;
+    s->enabled = wmx_malloc((size_t)(s->maxen > 0 ? s->maxen : 1) * sizeof *s->enabled);
+    s->scratch = wmx_malloc(s->ssize);
+    grow(s);
+    explore_clock clk;
+    explore_clock_start(&clk);
+
+    machine_init(m, STATE(s, 0));
+    memset(SLEEP(s, 0), 0, (size_t)s->nthreads * sizeof *s->sleep);
+    s->root[0] = node_new(s, -1, NULL);
+    s->depth = 0;
+    enum { ENTER, DESCEND, BACKTRACK } mode = ENTER;
+    for (;;) {
+        int d = s->depth;
+        if (mode == ENTER) {
+            if (explore_should_stop(&clk, opts, res, d))
+                break;
+            int nen = machine_enabled(m, STATE(s, d), s->enabled);
+            if (nen == 0) {
+                maximal(s);
+                mode = BACKTRACK;
+                continue;
+            }
+            if (s->nodes[s->root[d]].child < 0) {
+                const sleep_entry *sl = SLEEP(s, d);
+                int pick = -1;
+                for (int x = 0; x < nen && pick < 0; x++)
+                    if (!sl[s->enabled[x].thread].on)
+                        pick = s->enabled[x].thread;
+                if (pick < 0) {
+                    if (ext)
+                        ext->sleep_blocked++;
+                    mode = BACKTRACK;
+                    continue;
+                }
+                memcpy(s->scratch, STATE(s, d), s->ssize);
+                odpor_event ev = scratch_step(s, pick);
+                int c = node_new(s, pick, &ev);
+                node_append_child(s, s->root[d], c);
+            }
+            mode = DESCEND;
+            continue;
+        }
+        if (mode == DESCEND) {
+            if (explore_should_stop(&clk, opts, res, d))
+                break;
+            if (d + 1 >= s->cap)
+                grow(s);
+            int c = s->nodes[s->root[d]].child;
+            int t = s->nodes[c].thread;
+            wmx_transition tr = { TR_STEP, t, -1 };
+            if (!machine_is_enabled(m, STATE(s, d), &tr)) {
+                /* cannot happen: wakeup sequences are executions */
+                s->nodes[s->root[d]].child = s->nodes[c].sibling;
+                s->nodes[c].sibling = -1;
+                node_free_tree(s, c);
+                mode = s->nodes[s->root[d]].child >= 0 ? DESCEND : BACKTRACK;
+                continue;
+            }
+            memcpy(STATE(s, d + 1), STATE(s, d), s->ssize);
+            machine_apply(m, STATE(s, d + 1), &tr, &s->events[d]);
+            s->steps[d] = tr;
+            s->oev[d] = odpor_event_of(prog, &s->events[d], s->faa_unused);
+            res->events++;
+            const sleep_entry *sl = SLEEP(s, d);
+            sleep_entry *nsl = SLEEP(s, d + 1);
+            for (int q = 0; q < s->nthreads; q++) {
+                nsl[q].on = sl[q].on && !odpor_conflict(&sl[q].ev, &s->oev[d], s->ifaa);
+                nsl[q].ev = sl[q].ev;
+            }
+            s->root[d + 1] = c;
+            s->depth = d + 1;
+            mode = ENTER;
+            continue;
+        }
+        /* BACKTRACK */
+        if (d == 0)
+            break;
+        d = --s->depth;
+        int c = s->nodes[s->root[d]].child;
+        sleep_entry *sl = SLEEP(s, d);
+        sl[s->oev[d].thread].on = true;
+        sl[s->oev[d].thread].ev = s->oev[d];
+        s->nodes[s->root[d]].child = s->nodes[c].sibling;
+        s->nodes[c].sibling = -1;
+        node_free_tree(s, c);
+        mode = s->nodes[s->root[d]].child >= 0 ? DESCEND : BACKTRACK;
+    }
+    res->time_s = explore_now() - t0;
+    explore_finish(res);
+    free(s->states);
+    free(s->steps);
+    free(s->events);
+    free(s->oev);
+    free(s->root);
+    free(s->sleep);
+    free(s->enabled);
+    free(s->nodes);
+    free(s->scratch);
+    free(s->pred);
+    free(s->succ);
+    free(s->seq);
+    free(s->arr);
+    free(s->work);
+    odpor_faa_unused_free(prog, s->faa_unused);
+    machine_free(m);
+    return 0;
+}
+
+int explore_odpor(const wmx_program *prog, const explore_opts *opts,
+                  explore_result *res, wmx_error *err)
+{
+    return explore_odpor_ex(prog, opts, NULL, res, err);
+}

@@ -1,0 +1,178 @@
+/* util.c - allocation wrappers, error values, file helpers. */
+#define _POSIX_C_SOURCE 200809L
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void *oom(size_t n)
+{
+    fprintf(stderr, "wmx: out of memory (%zu bytes)\n", n);
+    abort();
+}
+
+void *wmx_malloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    return p ? p : oom(n);
+}
+
+void *wmx_calloc(size_t count, size_t n)
+{
+    void *p = calloc(count ? count : 1, n ? n : 1);
+    return p ? p : oom(count * n);
+}
+
+void *wmx_realloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    return q ? q : oom(n);
+}
+
+char *wmx_strdup(const char *s)
+{
+    return wmx_strndup(s, strlen(s));
+}
+
+char *wmx_strndup(const char *s, size_t n)
+{
+    char *d = wmx_malloc(n + 1);
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+char *wmx_asprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = wmx_malloc((size_t)(n < 0 ? 0 : n) + 1);
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+void wmx_error_set(wmx_error *err, const char *file, int line, int col,
+                   const char *fmt, ...)
+{
+    if (!err)
+        return;
+    snprintf(err->file, sizeof err->file, "%s", file ? file : "");
+    err->line = line;
+    err->col = col;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+}
+
+const char *wmx_error_format(const wmx_error *err, char *buf, size_t n)
+{
+    if (err->line > 0 && err->col > 0)
+        snprintf(buf, n, "%s:%d:%d: %s", err->file, err->line, err->col, err->msg);
+    else if (err->line > 0)
+        snprintf(buf, n, "%s:%d: %s", err->file, err->line, err->msg);
+    else if (err->file[0])
+        snprintf(buf, n, "%s: %s", err->file, err->msg);
+    else
+        snprintf(buf, n, "%s", err->msg);
+    return buf;
+}
+
+char *wmx_read_file(const char *path, size_t *len, wmx_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        wmx_error_set(err, path, 0, 0, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = wmx_malloc(cap);
+    for (;;) {
+        if (n + 1 >= cap) {
+            if (cap > ((size_t)64 << 20)) {
+                wmx_error_set(err, path, 0, 0, "file too large (over 64 MiB)");
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            cap *= 2;
+            buf = wmx_realloc(buf, cap);
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        wmx_error_set(err, path, 0, 0, "read error: %s", strerror(errno));
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}
+
+int wmx_write_file_atomic(const char *path, const char *data, size_t len, wmx_error *err)
+{
+    char *tmp = wmx_asprintf("%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        wmx_error_set(err, path, 0, 0, "cannot write: %s", strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    int bad = fwrite(data, 1, len, f) != len;
+    bad |= fflush(f) != 0;
+    bad |= fsync(fileno(f)) != 0 && errno != EINVAL;
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        wmx_error_set(err, path, 0, 0, "cannot write: %s", strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}
+
+static void merge_pass(char *a, char *tmp, size_t lo, size_t mid, size_t hi, size_t size,
+                       int (*cmp)(const void *, const void *, void *), void *ctx)
+{
+    size_t i = lo, j = mid, k = lo;
+    while (i < mid && j < hi) {
+        if (cmp(a + j * size, a + i * size, ctx) < 0)
+            memcpy(tmp + (k++) * size, a + (j++) * size, size);
+        else
+            memcpy(tmp + (k++) * size, a + (i++) * size, size);
+    }
+    while (i < mid)
+        memcpy(tmp + (k++) * size, a + (i++) * size, size);
+    while (j < hi)
+        memcpy(tmp + (k++) * size, a + (j++) * size, size);
+    memcpy(a + lo * size, tmp + lo * size, (hi - lo) * size);
+}
+
+void wmx_sort(void *base, size_t n, size_t size,
+              int (*cmp)(const void *a, const void *b, void *ctx), void *ctx)
+{
+    if (n < 2)
+        return;
+    char *tmp = wmx_malloc(n * size);
+    for (size_t width = 1; width < n; width *= 2)
+        for (size_t lo = 0; lo + width < n; lo += 2 * width) {
+            size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            merge_pass(base, tmp, lo, lo + width, hi, size, cmp, ctx);
+        }
+    free(tmp);
+}

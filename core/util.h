@@ -1,0 +1,44 @@
+/* util.h - allocation and error values shared by the core.
+ *
+ * Every allocation in core/ goes through these wrappers: they abort with a
+ * message on out-of-memory, so callers never handle NULL from them. */
+#ifndef WMX_UTIL_H
+#define WMX_UTIL_H
+
+#include <stddef.h>
+#include <stdarg.h>
+
+void *wmx_malloc(size_t n);
+void *wmx_calloc(size_t count, size_t n);
+void *wmx_realloc(void *p, size_t n);
+char *wmx_strdup(const char *s);
+char *wmx_strndup(const char *s, size_t n);
+/* printf into a fresh string owned by the caller */
+char *wmx_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* An error with its position: what `file:line:col: message` prints.
+ * Parsers fill one in and return failure; the caller prints it. */
+typedef struct wmx_error {
+    char file[256];
+    int line, col;      /* 0 = unknown */
+    char msg[512];
+} wmx_error;
+
+void wmx_error_set(wmx_error *err, const char *file, int line, int col,
+                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Formats "file:line:col: msg" (omitting unknown parts) into buf. */
+const char *wmx_error_format(const wmx_error *err, char *buf, size_t n);
+
+/* Reads a whole file into a NUL-terminated buffer; NULL (and err set) on
+ * failure.  *len receives the length (may contain NUL bytes). */
+char *wmx_read_file(const char *path, size_t *len, wmx_error *err);
+
+/* Writes data to path atomically (temp file in the same directory, then
+ * rename).  Returns 0 on success, -1 with err set. */
+int wmx_write_file_atomic(const char *path, const char *data, size_t len, wmx_error *err);
+
+/* Stable merge sort with a context pointer (C11 has no qsort_r). */
+void wmx_sort(void *base, size_t n, size_t size,
+              int (*cmp)(const void *a, const void *b, void *ctx), void *ctx);
+
+#endif

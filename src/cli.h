@@ -1,0 +1,80 @@
+/* cli.h - the one command table shared by the batch CLI and the REPL.
+ *
+ * Each command is one entry: its name, argument synopsis, help text,
+ * completion hints and the function that runs it.  `wmx CMD ARGS` calls the
+ * function directly; the REPL parses a line into argv and calls the same one,
+ * with its output stream pointed at a pane.
+ */
+#ifndef WMX_CLI_H
+#define WMX_CLI_H
+
+#include <signal.h>
+#include <stdio.h>
+
+#include "ir.h"
+#include "machine.h"
+
+/* Exit codes (documented in doc/wmx.1). */
+enum {
+    EXIT_OK = 0,          /* ran fine / consistent / robust */
+    EXIT_FAIL = 1,        /* an assertion failed / inconsistent / not robust */
+    EXIT_USAGE = 2,       /* usage or input error */
+    EXIT_LIMIT = 3        /* a limit (--max-traces, --timeout, Ctrl-C) stopped the run */
+};
+
+struct explore_opts;                /* core/explore.h */
+struct explore_result;
+
+typedef struct cmd_ctx {
+    FILE *out;                      /* results */
+    FILE *err;                      /* diagnostics */
+    volatile sig_atomic_t *cancel;  /* set by SIGINT */
+    /* the REPL's current program and model, used when FILE is omitted;
+     * NULL in batch mode */
+    const wmx_program *current;
+    wmx_model current_model;
+    void *ui;                       /* the REPL's state (opaque here) */
+    /* REPL hooks around an explorer run (NULL in batch mode): `before` may
+     * add progress/on_trace callbacks to the options (ui/ records each trace
+     * for its executions list); `after` sees the result once it is printed. */
+    void (*explore_before)(struct explore_opts *opts, struct cmd_ctx *ctx);
+    void (*explore_after)(const struct explore_result *res, struct cmd_ctx *ctx);
+} cmd_ctx;
+
+typedef int (*cmd_fn)(int argc, char **argv, cmd_ctx *ctx);
+
+typedef struct command {
+    const char *name;
+    const char *synopsis;           /* "FILE [--model M] ..." */
+    const char *summary;            /* one line for `help` */
+    const char *help;               /* the full text for `help CMD` */
+    const char *complete;           /* argument kinds: "file model algo ..." */
+    cmd_fn fn;
+    unsigned flags;                 /* CMD_BATCH, CMD_REPL */
+    const char *key;                /* REPL key binding ("s", "^Z", ...) or NULL */
+} command;
+
+#define CMD_BATCH 1u                /* available as `wmx NAME ...` */
+#define CMD_REPL  2u                /* available at the `wmx>` prompt */
+#define CMD_BOTH  (CMD_BATCH | CMD_REPL)
+
+/* Commands implemented in their own files (one owner each). */
+int cmd_check(int argc, char **argv, cmd_ctx *ctx);      /* src/cmd_check.c */
+int cmd_graph(int argc, char **argv, cmd_ctx *ctx);      /* src/cmd_graph.c */
+int cmd_robust(int argc, char **argv, cmd_ctx *ctx);     /* src/cmd_robust.c */
+int cmd_transform(int argc, char **argv, cmd_ctx *ctx);  /* src/cmd_transform.c */
+
+extern const command wmx_commands[];
+extern const int wmx_ncommands;
+/* REPL-only commands (load, step, undo, ...), defined by ui/ in
+ * ui/repl_commands.c; cmd_find() searches both tables. */
+extern const command wmx_repl_commands[];
+extern const int wmx_nrepl_commands;
+
+const command *cmd_find(const char *name);
+/* Runs argv[0] as a command; unknown command → message and EXIT_USAGE. */
+int cmd_run(int argc, char **argv, cmd_ctx *ctx);
+/* Prints the list of commands (or one command's help). */
+void cmd_print_help(FILE *out, const char *name);
+
+#endif

@@ -1,0 +1,493 @@
+/* commands.c - the command table and the commands shared by CLI and REPL. */
+#include "cli.h"
+#include "report.h"
+#include "explore.h"
+#include "load.h"
+#include "trace.h"
+#include "odpor.h"
+#include "plp.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef WMX_VERSION
+#define WMX_VERSION "0.1.0"
+#endif
+
+/* ---- option parsing: --name VALUE, --name=VALUE and flags ---- */
+
+typedef struct opt_state {
+    int argc;
+    char **argv;
+    int i;
+    const char *value;     /* value of the option just matched */
+    cmd_ctx *ctx;
+    int bad;               /* set once a usage error was printed */
+} opt_state;
+
+/* Matches argv[i] against --name (taking a value when `takes`). */
+static int opt_match(opt_state *o, const char *name, int takes)
+{
+    const char *a = o->argv[o->i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return 0;
+    if (a[n] == '\0') {
+        if (!takes)
+            return 1;
+        if (o->i + 1 >= o->argc) {
+            fprintf(o->ctx->err, "wmx: option %s needs a value\n", name);
+            o->bad = 1;
+            return 0;
+        }
+        o->value = o->argv[++o->i];
+        return 1;
+    }
+    if (takes && a[n] == '=') {
+        o->value = a + n + 1;
+        return 1;
+    }
+    return 0;
+}
+
+static int parse_long(cmd_ctx *ctx, const char *opt, const char *s, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *s == '\0' || *end != '\0' || v < 0) {
+        fprintf(ctx->err, "wmx: %s: expected a non-negative integer, got '%s'\n", opt, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_double(cmd_ctx *ctx, const char *opt, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *s == '\0' || *end != '\0' || v < 0) {
+        fprintf(ctx->err, "wmx: %s: expected a non-negative number of seconds, got '%s'\n", opt, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Loads FILE, or takes the REPL's current program when file is NULL.
+ * *owned receives the program to free (NULL when borrowed). */
+static const wmx_program *get_program(cmd_ctx *ctx, const char *file, wmx_program **owned)
+{
+    *owned = NULL;
+    if (!file) {
+        if (ctx->current)
+            return ctx->current;
+        fprintf(ctx->err, "wmx: no program given (and none loaded)\n");
+        return NULL;
+    }
+    wmx_error err = { 0 };
+    wmx_program *p = wmx_load_program(file, &err);
+    if (!p) {
+        char buf[1024];
+        fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+        return NULL;
+    }
+    *owned = p;
+    return p;
+}
+
+/* ---- explore ---- */
+
+static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
+{
+    explore_opts opts;
+    explore_opts_init(&opts);
+    opts.cancel = ctx->cancel;
+    if (ctx->current)
+        opts.model = ctx->current_model;
+    const char *file = NULL;
+    enum { FMT_TEXT, FMT_JSON, FMT_HERD } fmt = FMT_TEXT;
+    int plp = -1;                  /* -1 none, else a plp_mode */
+    const char *dump_wut = NULL;
+    opt_state o = { argc, argv, 1, NULL, ctx, 0 };
+    for (; o.i < argc && !o.bad; o.i++) {
+        if (opt_match(&o, "--model", 1)) {
+            if (model_parse(o.value, &opts.model) < 0) {
+                fprintf(ctx->err, "wmx: unknown model '%s' (sc, tso or pso)\n", o.value);
+                return EXIT_USAGE;
+            }
+        } else if (opt_match(&o, "--algo", 1)) {
+            if (algo_parse(o.value, &opts.algo) < 0) {
+                fprintf(ctx->err, "wmx: unknown algorithm '%s' (stateful, naive, rfsmc or odpor)\n", o.value);
+                return EXIT_USAGE;
+            }
+        } else if (opt_match(&o, "--max-traces", 1)) {
+            if (parse_long(ctx, "--max-traces", o.value, &opts.max_traces) < 0)
+                return EXIT_USAGE;
+        } else if (opt_match(&o, "--timeout", 1)) {
+            if (parse_double(ctx, "--timeout", o.value, &opts.timeout_s) < 0)
+                return EXIT_USAGE;
+        } else if (opt_match(&o, "--json", 0)) {
+            fmt = FMT_JSON;
+        } else if (opt_match(&o, "--format", 1)) {
+            if (strcmp(o.value, "herd") == 0) fmt = FMT_HERD;
+            else if (strcmp(o.value, "json") == 0) fmt = FMT_JSON;
+            else if (strcmp(o.value, "text") == 0) fmt = FMT_TEXT;
+            else {
+                fprintf(ctx->err, "wmx: unknown format '%s' (text, herd or json)\n", o.value);
+                return EXIT_USAGE;
+            }
+        } else if (opt_match(&o, "--ifaa", 0)) {
+            opts.ifaa = true;
+        } else if (opt_match(&o, "--plp", 0)) {
+            plp = PLP_ASSUME;
+        } else if (opt_match(&o, "--plp", 1)) {
+            if (strcmp(o.value, "await") == 0) plp = PLP_AWAIT;
+            else if (strcmp(o.value, "assume") == 0) plp = PLP_ASSUME;
+            else {
+                fprintf(ctx->err, "wmx: --plp=%s: expected assume or await\n", o.value);
+                return EXIT_USAGE;
+            }
+        } else if (opt_match(&o, "--dump-wut", 1)) {
+            dump_wut = o.value;
+        } else if (argv[o.i][0] == '-' && argv[o.i][1] != '\0') {
+            if (!o.bad)
+                fprintf(ctx->err, "wmx explore: unknown option '%s'\n", argv[o.i]);
+            return EXIT_USAGE;
+        } else if (!file) {
+            file = argv[o.i];
+        } else {
+            fprintf(ctx->err, "wmx explore: more than one file given ('%s')\n", argv[o.i]);
+            return EXIT_USAGE;
+        }
+    }
+    if (o.bad)
+        return EXIT_USAGE;
+    wmx_program *owned;
+    const wmx_program *p = get_program(ctx, file, &owned);
+    if (!p)
+        return EXIT_USAGE;
+    explore_result res;
+    wmx_error err = { 0 };
+    plp_result rewritten = { 0 };
+    if (plp >= 0) {
+        if (plp_transform(p, (plp_mode)plp, &rewritten, &err) < 0) {
+            char buf[1024];
+            fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+            ir_program_free(owned);
+            return EXIT_USAGE;
+        }
+        p = rewritten.prog;
+    }
+    if (dump_wut && opts.algo != ALGO_ODPOR) {
+        fprintf(ctx->err, "wmx: --dump-wut needs --algo odpor\n");
+        plp_result_free(&rewritten);
+        ir_program_free(owned);
+        return EXIT_USAGE;
+    }
+    if (ctx->explore_before)
+        ctx->explore_before(&opts, ctx);
+    int ran;
+    if (dump_wut) {
+        odpor_ext ext = { .dump_dir = dump_wut };
+        ran = explore_odpor_ex(p, &opts, &ext, &res, &err);
+    } else {
+        ran = explore_run(p, &opts, &res, &err);
+    }
+    if (ran < 0) {
+        char buf[1024];
+        fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+        explore_result_free(&res);
+        plp_result_free(&rewritten);
+        ir_program_free(owned);
+        return EXIT_USAGE;
+    }
+    if (fmt == FMT_JSON)
+        report_json(ctx->out, &res);
+    else if (fmt == FMT_HERD)
+        report_herd(ctx->out, &res);
+    else
+        report_text(ctx->out, &res);
+    if (ctx->explore_after)
+        ctx->explore_after(&res, ctx);
+    int rc = res.nerrors ? EXIT_FAIL : !res.complete ? EXIT_LIMIT : EXIT_OK;
+    if (!res.complete && fmt != FMT_TEXT)
+        fprintf(ctx->err, "wmx: partial result: stopped by %s\n", res.stop_reason);
+    explore_result_free(&res);
+    plp_result_free(&rewritten);
+    ir_program_free(owned);
+    return rc;
+}
+
+/* ---- run: one random execution ---- */
+
+/* xorshift64*: a tiny reproducible generator; the state lives on the stack */
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 2685821657736338717ULL;
+}
+
+static void print_buffers(FILE *out, const wmx_machine *m, const void *st)
+{
+    const wmx_program *p = machine_program(m);
+    if (machine_model(m) == MODEL_SC)
+        return;
+    for (int t = 0; t < p->nthreads; t++) {
+        const buf_entry *b;
+        int n = machine_buffer(m, st, t, &b);
+        if (n == 0)
+            continue;
+        fprintf(out, "         buffer %s:", p->threads[t].name);
+        for (int i = 0; i < n; i++) {
+            char c[128];
+            fprintf(out, " %s=%lld", ir_cell_name(p, b[i].cell, c, sizeof c), (long long)b[i].value);
+        }
+        fprintf(out, "   (oldest first)\n");
+    }
+}
+
+static int cmd_run_one(int argc, char **argv, cmd_ctx *ctx)
+{
+    wmx_model model = ctx->current ? ctx->current_model : MODEL_TSO;
+    long seed = 1;
+    const char *file = NULL, *save = NULL;
+    opt_state o = { argc, argv, 1, NULL, ctx, 0 };
+    for (; o.i < argc && !o.bad; o.i++) {
+        if (opt_match(&o, "--model", 1)) {
+            if (model_parse(o.value, &model) < 0) {
+                fprintf(ctx->err, "wmx: unknown model '%s' (sc, tso or pso)\n", o.value);
+                return EXIT_USAGE;
+            }
+        } else if (opt_match(&o, "--seed", 1)) {
+            if (parse_long(ctx, "--seed", o.value, &seed) < 0)
+                return EXIT_USAGE;
+        } else if (opt_match(&o, "--save", 1)) {
+            save = o.value;
+        } else if (argv[o.i][0] == '-' && argv[o.i][1] != '\0') {
+            if (!o.bad)
+                fprintf(ctx->err, "wmx run: unknown option '%s'\n", argv[o.i]);
+            return EXIT_USAGE;
+        } else if (!file) {
+            file = argv[o.i];
+        } else {
+            fprintf(ctx->err, "wmx run: more than one file given ('%s')\n", argv[o.i]);
+            return EXIT_USAGE;
+        }
+    }
+    if (o.bad)
+        return EXIT_USAGE;
+    wmx_program *owned;
+    const wmx_program *p = get_program(ctx, file, &owned);
+    if (!p)
+        return EXIT_USAGE;
+    wmx_error err = { 0 };
+    wmx_machine *m = machine_new(p, model, &err);
+    if (!m) {
+        char buf[1024];
+        fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+        ir_program_free(owned);
+        return EXIT_USAGE;
+    }
+    void *st = wmx_malloc(machine_state_size(m));
+    machine_init(m, st);
+    wmx_transition *en = wmx_malloc((size_t)machine_max_enabled(m) * sizeof *en);
+    int cap = 64, len = 0;
+    wmx_transition *steps = wmx_malloc((size_t)cap * sizeof *steps);
+    wmx_event *events = wmx_malloc((size_t)cap * sizeof *events);
+    uint64_t rng = (uint64_t)seed * 0x9E3779B97F4A7C15ULL + 1;
+    fprintf(ctx->out, "Run of %s under %s, seed %ld\n", p->name, model_name(model), seed);
+    int rc = EXIT_OK;
+    for (;;) {
+        if (ctx->cancel && *ctx->cancel) {
+            rc = EXIT_LIMIT;
+            fprintf(ctx->out, "interrupted after %d steps\n", len);
+            break;
+        }
+        int n = machine_enabled(m, st, en);
+        if (n == 0)
+            break;
+        wmx_transition tr = en[rng_next(&rng) % (uint64_t)n];
+        if (len == cap) {
+            cap *= 2;
+            steps = wmx_realloc(steps, (size_t)cap * sizeof *steps);
+            events = wmx_realloc(events, (size_t)cap * sizeof *events);
+        }
+        machine_apply(m, st, &tr, &events[len]);
+        steps[len] = tr;
+        char line[512];
+        machine_describe(m, &events[len], line, sizeof line);
+        fprintf(ctx->out, "  %3d  %s\n", len + 1, line);
+        print_buffers(ctx->out, m, st);
+        len++;
+    }
+    /* final state */
+    fprintf(ctx->out, "Final state:");
+    for (int t = 0; t < p->nthreads; t++) {
+        const ir_thread *th = &p->threads[t];
+        const wmx_val *regs = machine_regs(m, st, t);
+        for (int r = 0; r < th->nregs; r++)
+            if (th->reg_names[r][0] != '$')
+                fprintf(ctx->out, " %s:%s=%lld;", th->name, th->reg_names[r], (long long)regs[r]);
+    }
+    const wmx_val *mem = machine_memory(m, st);
+    for (int c = 0; c < p->ncells; c++) {
+        char name[128];
+        fprintf(ctx->out, " [%s]=%lld;", ir_cell_name(p, c, name, sizeof name), (long long)mem[c]);
+    }
+    fprintf(ctx->out, "\n");
+    for (int t = 0; t < p->nthreads; t++) {
+        thread_status s = machine_status(m, st, t);
+        int ei = machine_error_instr(m, st, t);
+        if (s == TS_ERROR && ei >= 0) {
+            const ir_instr *in = &p->threads[t].instrs[ei];
+            fprintf(ctx->out, "%s:%d:%d: %s in %s: %s\n", p->file, in->loc.line, in->loc.col,
+                    in->kind == I_ASSERT ? "assertion failed" : "runtime fault",
+                    p->threads[t].name, in->text ? in->text : "");
+            rc = EXIT_FAIL;
+        } else if (s == TS_BLOCKED || s == TS_RUNNING) {
+            fprintf(ctx->out, "%s is blocked (%s)\n", p->threads[t].name,
+                    s == TS_BLOCKED ? "assume failed or loop bound exceeded" : "waiting forever");
+        }
+    }
+    if (p->quant != Q_NONE) {
+        const wmx_val **regs = wmx_malloc((size_t)p->nthreads * sizeof *regs);
+        for (int t = 0; t < p->nthreads; t++)
+            regs[t] = machine_regs(m, st, t);
+        char cond[2048];
+        report_condition(p, cond, sizeof cond);
+        fprintf(ctx->out, "Proposition of %s: %s\n", cond,
+                ir_cond_eval(p, p->cond_root, regs, mem) ? "true" : "false");
+        free(regs);
+    }
+    if (save) {
+        trace_data td = { p->file, model, len, steps, events };
+        if (trace_save(save, m, &td, &err) < 0) {
+            char buf[1024];
+            fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+            rc = EXIT_USAGE;
+        } else {
+            fprintf(ctx->out, "Trace saved to %s\n", save);
+        }
+    }
+    free(steps);
+    free(events);
+    free(en);
+    free(st);
+    machine_free(m);
+    ir_program_free(owned);
+    return rc;
+}
+
+/* ---- help, version ---- */
+
+static int cmd_help(int argc, char **argv, cmd_ctx *ctx)
+{
+    cmd_print_help(ctx->out, argc > 1 ? argv[1] : NULL);
+    if (argc > 1 && !cmd_find(argv[1]))
+        return EXIT_USAGE;
+    return EXIT_OK;
+}
+
+static int cmd_version(int argc, char **argv, cmd_ctx *ctx)
+{
+    fprintf(ctx->out, "wmx %s\n", WMX_VERSION);
+    return EXIT_OK;
+}
+
+const command wmx_commands[] = {
+    { "explore", "[FILE] [--model sc|tso|pso] [--algo stateful|naive|rfsmc|odpor] [--ifaa] [--plp[=await]] [--dump-wut DIR] [--max-traces N] [--timeout S] [--json | --format herd|json|text]",
+      "explore every execution and report final states and the condition's verdict",
+      "Explores the program under the memory model (default tso) with the chosen\n"
+      "algorithm: stateful (default: every interleaving and flush order, over the\n"
+      "memoised state graph), naive (every interleaving, enumerated), odpor\n"
+      "(Optimal-DPOR, SC only: one trace per Mazurkiewicz class; --ifaa makes\n"
+      "unused fetch-and-adds independent; --plp[=await] explores the loop-purity\n"
+      "rewrite; --dump-wut DIR writes the wakeup trees as DOT).  Prints the\n"
+      "distinct final states of the observed locations (those the condition names,\n"
+      "plus `locations`), the condition's verdict (Ok/No) and herd7's observation\n"
+      "(Never/Sometimes/Always), and any assertion violation with its trace.\n"
+      "--max-traces, --timeout and Ctrl-C stop early; the report then says PARTIAL\n"
+      "and the exit code is 3.  --format herd prints herd7's layout, --json one object.",
+      "file model algo", cmd_explore, CMD_BOTH, NULL },
+    { "run", "[FILE] [--model M] [--seed N] [--save TRACE]",
+      "run one random execution step by step, showing the store buffers",
+      "Runs one execution, choosing each step (thread step or buffer flush) at\n"
+      "random from the seed (default 1), and prints every event with the buffer\n"
+      "contents after it, then the final state.  --save writes the trace file\n"
+      "(see doc/trace-format.md).",
+      "file model", cmd_run_one, CMD_BOTH, NULL },
+    { "check", "TRACE-FILE [--model M] [--json] | PROGRAM --outcome COND [--model M] [--save F] [--json]",
+      "is this execution (or outcome) consistent under the model? witness or explanation",
+      "Checks a trace file's execution, or asks whether an outcome of PROGRAM is\n"
+      "reachable, under the model (VSC-rf, VTSO-rf, VPSO-rf).  Prints a witness\n"
+      "trace when consistent, else an explanation.  Exit 0 consistent, 1 not, 2 bad input.",
+      "file model", cmd_check, CMD_BOTH, NULL },
+    { "graph", "TRACE-FILE [--format dot|svg|png|pdf] [-o FILE]",
+      "draw the execution graph (po, rf, co, fr edges)",
+      "Writes the execution graph of a trace with po/rf/co/fr edges styled by kind.",
+      "file", cmd_graph, CMD_BOTH, NULL },
+    { "robust", "FILE [--model tso|pso]",
+      "list executions the relaxed model allows and SC does not; propose fences",
+      "Robustness against TSO/PSO: lists the reads-from classes that are not SC,\n"
+      "each with a witness and its happens-before cycle, and proposes fences.\n"
+      "Exit 0 when robust, 1 when not.",
+      "file model", cmd_robust, CMD_BOTH, NULL },
+    { "transform", "FILE [--to assume|await]",
+      "print the program after the partial loop purity (PLP) rewrite",
+      "Prints the program with pure loop iterations bounded by assume, or turned\n"
+      "into await when the test is on a shared load.",
+      "file", cmd_transform, CMD_BOTH, NULL },
+    { "help", "[COMMAND]", "list the commands, or show one command's help",
+      "Without an argument lists every command; with one prints its help.",
+      "command", cmd_help, CMD_BOTH, NULL },
+    { "version", "", "print the version", "Prints wmx's version.", "", cmd_version, CMD_BOTH, NULL },
+};
+const int wmx_ncommands = (int)(sizeof wmx_commands / sizeof wmx_commands[0]);
+
+const command *cmd_find(const char *name)
+{
+    for (int i = 0; i < wmx_ncommands; i++)
+        if (strcmp(wmx_commands[i].name, name) == 0)
+            return &wmx_commands[i];
+    for (int i = 0; i < wmx_nrepl_commands; i++)
+        if (strcmp(wmx_repl_commands[i].name, name) == 0)
+            return &wmx_repl_commands[i];
+    return NULL;
+}
+
+void cmd_print_help(FILE *out, const char *name)
+{
+    if (name) {
+        const command *c = cmd_find(name);
+        if (!c) {
+            fprintf(out, "no such command: %s (try `help`)\n", name);
+            return;
+        }
+        fprintf(out, "%s %s\n\n%s\n", c->name, c->synopsis, c->help);
+        return;
+    }
+    fprintf(out, "Commands:\n");
+    for (int i = 0; i < wmx_ncommands; i++)
+        fprintf(out, "  %-10s %s\n", wmx_commands[i].name, wmx_commands[i].summary);
+    if (wmx_nrepl_commands)
+        fprintf(out, "In the interactive explorer also:\n");
+    for (int i = 0; i < wmx_nrepl_commands; i++)
+        fprintf(out, "  %-10s %s\n", wmx_repl_commands[i].name, wmx_repl_commands[i].summary);
+}
+
+int cmd_run(int argc, char **argv, cmd_ctx *ctx)
+{
+    const command *c = cmd_find(argv[0]);
+    if (!c || !(c->flags & (ctx->ui ? CMD_REPL : CMD_BATCH))) {
+        fprintf(ctx->err, "wmx: unknown command '%s' (try `help`)\n", argv[0]);
+        return EXIT_USAGE;
+    }
+    return c->fn(argc, argv, ctx);
+}

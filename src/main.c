@@ -1,0 +1,61 @@
+/* main.c - the wmx entry point: `wmx COMMAND ...` runs a batch command from
+ * the shared table; `wmx [FILE]` (no command) opens the interactive explorer. */
+#include "cli.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "repl.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    /* a second Ctrl-C while the first is still being handled kills us */
+    if (interrupted)
+        _exit(130);
+    interrupted = 1;
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: wmx [--theme NAME] [FILE]          interactive explorer\n"
+            "       wmx --script SCRIPT.wmxs [FILE]    run REPL commands without a terminal\n"
+            "       wmx COMMAND [ARGS]                 batch command\n"
+            "       wmx --help | --version\n\n");
+    cmd_print_help(out, NULL);
+    fprintf(out, "\nRun `wmx help COMMAND` for a command's options; see wmx(1).\n"
+                 "Exit codes: 0 ok, 1 assertion failed / inconsistent / not robust,\n"
+                 "2 usage or input error, 3 stopped by a limit or Ctrl-C.\n");
+}
+
+int main(int argc, char **argv)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+
+    cmd_ctx ctx = { .out = stdout, .err = stderr, .cancel = &interrupted, .current_model = MODEL_TSO };
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+        char *v[] = { "version", NULL };
+        return cmd_run(1, v, &ctx);
+    }
+    if (argc >= 2 && cmd_find(argv[1]))
+        return cmd_run(argc - 1, argv + 1, &ctx);
+    if (argc >= 2 && argv[1][0] != '-' && access(argv[1], F_OK) != 0) {
+        fprintf(stderr, "wmx: '%s' is neither a command nor a file\n\n", argv[1]);
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    return repl_main(argc, argv, &ctx);
+}

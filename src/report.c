@@ -1,0 +1,213 @@
+/* report.c - printing results: text for people, herd7's layout, JSON. */
+#include "report.h"
+
+#include <string.h>
+
+void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        switch (*c) {
+        case '"':  fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\t': fputs("\\t", out); break;
+        case '\r': fputs("\\r", out); break;
+        default:
+            if (*c < 0x20)
+                fprintf(out, "\\u%04x", *c);
+            else
+                fputc(*c, out);
+        }
+    }
+    fputc('"', out);
+}
+
+/* A value as herd prints it: a location name for a pointer into memory. */
+static void format_value(const wmx_program *p, wmx_val v, char *buf, size_t n)
+{
+    if (strcmp(p->arch, "wmx") != 0)
+        for (int c = 0; c < p->ncells; c++)
+            if (v == ir_cell_address(p, c)) {
+                ir_cell_name(p, c, buf, n);
+                return;
+            }
+    snprintf(buf, n, "%lld", (long long)v);
+}
+
+void report_state_line(const explore_result *res, const final_state *s, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < res->nobserved && used < n; i++) {
+        char key[160], val[64];
+        ir_lhs_format(res->prog, &res->observed[i], key, sizeof key);
+        format_value(res->prog, s->vals[i], val, sizeof val);
+        int k = snprintf(buf + used, n - used, "%s%s=%s;", i ? " " : "", key, val);
+        if (k < 0)
+            break;
+        used += (size_t)k;
+    }
+}
+
+static const char *quant_word(quantifier q)
+{
+    return q == Q_EXISTS ? "exists" : q == Q_NOT_EXISTS ? "~exists" : q == Q_FORALL ? "forall" : "";
+}
+
+void report_condition(const wmx_program *p, char *buf, size_t n)
+{
+    if (p->quant == Q_NONE) {
+        snprintf(buf, n, "none");
+        return;
+    }
+    char prop[2048];
+    ir_cond_format(p, p->cond_root, prop, sizeof prop);
+    snprintf(buf, n, "%s (%s)", quant_word(p->quant), prop);
+}
+
+static const char *herd_kind(quantifier q)
+{
+    return q == Q_NOT_EXISTS ? "Forbidden" : q == Q_FORALL ? "Required" : "Allowed";
+}
+
+void report_herd(FILE *out, const explore_result *res)
+{
+    const wmx_program *p = res->prog;
+    char line[4096];
+    fprintf(out, "Test %s %s\n", p->name, herd_kind(p->quant));
+    fprintf(out, "States %d\n", res->nstates);
+    for (int i = 0; i < res->nstates; i++) {
+        report_state_line(res, &res->states[i], line, sizeof line);
+        fprintf(out, "%s\n", line);
+    }
+    fprintf(out, "%s\n", explore_cond_ok(res) ? "Ok" : "No");
+    fprintf(out, "Witnesses\n");
+    fprintf(out, "Positive: %ld Negative: %ld\n", res->positive, res->negative);
+    report_condition(p, line, sizeof line);
+    fprintf(out, "Condition %s\n", line);
+    fprintf(out, "Observation %s %s %ld %ld\n", p->name, explore_observation(res),
+            res->positive, res->negative);
+    fprintf(out, "Time %s %.2f\n", p->name, res->time_s);
+    if (!res->complete)
+        fprintf(out, "Partial %s %s\n", p->name, res->stop_reason ? res->stop_reason : "stopped");
+    fprintf(out, "\n");
+}
+
+void report_trace(FILE *out, const wmx_machine *m, const wmx_event *events, int n)
+{
+    char line[512];
+    for (int i = 0; i < n; i++) {
+        machine_describe(m, &events[i], line, sizeof line);
+        fprintf(out, "  %3d  %s\n", i + 1, line);
+    }
+}
+
+void report_text(FILE *out, const explore_result *res)
+{
+    const wmx_program *p = res->prog;
+    char line[4096];
+    fprintf(out, "Test %s under %s, algorithm %s\n", p->name, model_name(res->model),
+            algo_name(res->algo));
+    fprintf(out, "  %ld traces, %ld blocked, %ld events, %.3f s%s%s%s\n", res->traces, res->blocked,
+            res->events, res->time_s, res->complete ? "" : "  (PARTIAL: stopped by ",
+            res->complete ? "" : (res->stop_reason ? res->stop_reason : "limit"),
+            res->complete ? "" : ")");
+    fprintf(out, "States %d\n", res->nstates);
+    for (int i = 0; i < res->nstates; i++) {
+        report_state_line(res, &res->states[i], line, sizeof line);
+        char count[32] = "";
+        if (res->states[i].count > 0)
+            snprintf(count, sizeof count, "%6ld trace%s", res->states[i].count,
+                     res->states[i].count == 1 ? " " : "s");
+        fprintf(out, "  %-40s %13s%s\n", line, count,
+                p->quant != Q_NONE && res->states[i].satisfies ? "   <- satisfies the condition" : "");
+    }
+    if (p->quant != Q_NONE) {
+        report_condition(p, line, sizeof line);
+        fprintf(out, "Condition %s\n", line);
+        fprintf(out, "Verdict: %s (proposition %s: observation %s, %ld positive, %ld negative)\n",
+                explore_cond_ok(res) ? "Ok" : "No",
+                res->positive ? "reachable" : "unreachable",
+                explore_observation(res), res->positive, res->negative);
+    }
+    if (res->nerrors) {
+        fprintf(out, "%ld trace%s violate an assertion:\n", res->error_traces,
+                res->error_traces == 1 ? "" : "s");
+        wmx_machine *m = machine_new(p, res->model, NULL);
+        for (int e = 0; e < res->nerrors; e++) {
+            fprintf(out, "%s\n  trace:\n", res->errors[e].message);
+            if (m)
+                report_trace(out, m, res->errors[e].events, res->errors[e].len);
+        }
+        machine_free(m);
+    }
+}
+
+void report_json(FILE *out, const explore_result *res)
+{
+    const wmx_program *p = res->prog;
+    char line[4096];
+    fprintf(out, "{\"test\": ");
+    json_string(out, p->name);
+    fprintf(out, ", \"file\": ");
+    json_string(out, p->file);
+    fprintf(out, ", \"model\": \"%s\", \"algo\": \"%s\", \"traces\": %ld, \"blocked\": %ld,",
+            model_name(res->model), algo_name(res->algo), res->traces, res->blocked);
+    fprintf(out, " \"events\": %ld, \"states\": [", res->events);
+    for (int i = 0; i < res->nstates; i++) {
+        fprintf(out, "%s{", i ? ", " : "");
+        for (int k = 0; k < res->nobserved; k++) {
+            char key[160];
+            ir_lhs_format(p, &res->observed[k], key, sizeof key);
+            /* herd writes memory as [x]; JSON keys use the bare name */
+            const char *name = key;
+            size_t len = strlen(key);
+            if (key[0] == '[' && len > 2 && key[len - 1] == ']') {
+                key[len - 1] = '\0';
+                name = key + 1;
+            }
+            fprintf(out, "%s", k ? ", " : "");
+            json_string(out, name);
+            fprintf(out, ": %lld", (long long)res->states[i].vals[k]);
+        }
+        fprintf(out, "}");
+    }
+    /* per-state trace counts; null where the algorithm does not know them */
+    fprintf(out, "], \"state_counts\": [");
+    for (int i = 0; i < res->nstates; i++) {
+        if (res->states[i].count > 0)
+            fprintf(out, "%s%ld", i ? ", " : "", res->states[i].count);
+        else
+            fprintf(out, "%snull", i ? ", " : "");
+    }
+    fprintf(out, "], \"positive\": %ld, \"negative\": %ld, \"observation\": \"%s\", \"ok\": %s, ",
+            res->positive, res->negative, explore_observation(res),
+            explore_cond_ok(res) ? "true" : "false");
+    report_condition(p, line, sizeof line);
+    fprintf(out, "\"condition\": ");
+    json_string(out, line);
+    fprintf(out, ", \"complete\": %s, \"stop_reason\": ", res->complete ? "true" : "false");
+    if (res->stop_reason)
+        json_string(out, res->stop_reason);
+    else
+        fprintf(out, "null");
+    fprintf(out, ", \"errors\": [");
+    wmx_machine *m = res->nerrors ? machine_new(p, res->model, NULL) : NULL;
+    for (int e = 0; e < res->nerrors; e++) {
+        const explore_error *er = &res->errors[e];
+        fprintf(out, "%s{\"message\": ", e ? ", " : "");
+        json_string(out, er->message);
+        fprintf(out, ", \"thread\": ");
+        json_string(out, p->threads[er->thread].name);
+        fprintf(out, ", \"trace\": [");
+        for (int i = 0; i < er->len && m; i++) {
+            machine_describe(m, &er->events[i], line, sizeof line);
+            fprintf(out, "%s", i ? ", " : "");
+            json_string(out, line);
+        }
+        fprintf(out, "]}");
+    }
+    machine_free(m);
+    fprintf(out, "], \"error_traces\": %ld, \"time_s\": %.6f}\n", res->error_traces, res->time_s);
+}

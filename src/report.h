@@ -1,0 +1,26 @@
+/* report.h - how exploration results and traces are printed:
+ * people's text, herd7's layout, and JSON. */
+#ifndef WMX_REPORT_H
+#define WMX_REPORT_H
+
+#include <stdio.h>
+
+#include "explore.h"
+
+void report_text(FILE *out, const explore_result *res);
+void report_herd(FILE *out, const explore_result *res);
+void report_json(FILE *out, const explore_result *res);
+
+/* One line per event of a trace ("  3  P1: MOV EAX,[x]   r x=0"). */
+void report_trace(FILE *out, const wmx_machine *m, const wmx_event *events, int n);
+
+/* Writes `s` as a JSON string literal (with quotes). */
+void json_string(FILE *out, const char *s);
+
+/* "0:EAX=0; [x]=1;" for a state; buf receives it. */
+void report_state_line(const explore_result *res, const final_state *s, char *buf, size_t n);
+
+/* The condition as herd prints it: "exists (0:EAX=0 /\ 1:EAX=0)". */
+void report_condition(const wmx_program *p, char *buf, size_t n);
+
+#endif
