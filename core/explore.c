@@ -12,6 +12,7 @@ const char *algo_name(explore_algo a)
     switch (a) {
     case ALGO_NAIVE:    return "naive";
     case ALGO_STATEFUL: return "stateful";
+    case ALGO_RFSTATE:  return "rfstate";
     case ALGO_RFSMC:    return "rfsmc";
     case ALGO_ODPOR:    return "odpor";
     }
@@ -22,6 +23,7 @@ int algo_parse(const char *s, explore_algo *a)
 {
     if (strcmp(s, "naive") == 0) *a = ALGO_NAIVE;
     else if (strcmp(s, "stateful") == 0) *a = ALGO_STATEFUL;
+    else if (strcmp(s, "rfstate") == 0) *a = ALGO_RFSTATE;
     else if (strcmp(s, "rfsmc") == 0) *a = ALGO_RFSMC;
     else if (strcmp(s, "odpor") == 0) *a = ALGO_ODPOR;
     else return -1;
@@ -32,7 +34,7 @@ void explore_opts_init(explore_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->model = MODEL_TSO;
-    o->algo = ALGO_STATEFUL;
+    o->algo = ALGO_RFSTATE;
 }
 
 double explore_now(void)
@@ -226,6 +228,7 @@ static void record_error(explore_result *res, const wmx_machine *m, const explor
         explore_error *er = &res->errors[res->nerrors++];
         const ir_instr *in = &p->threads[t].instrs[instr];
         const char *what = in->kind == I_ASSERT ? "assertion failed"
+                         : in->kind == I_STORE ? "store buffer full (a loop without a bound?)"
                          : ir_is_visible(in) ? "memory access out of bounds"
                          : "too many local steps (loop without bound?)";
         er->thread = t;
@@ -342,6 +345,9 @@ const char *explore_observation(const explore_result *res)
     return "Sometimes";
 }
 
+int explore_rfsmc(const wmx_program *prog, const explore_opts *opts,
+                  explore_result *res, wmx_error *err);   /* core/rfsmc.c, see robust.h */
+
 int explore_run(const wmx_program *prog, const explore_opts *opts,
                 explore_result *res, wmx_error *err)
 {
@@ -352,6 +358,10 @@ int explore_run(const wmx_program *prog, const explore_opts *opts,
         return explore_odpor(prog, opts, res, err);
     case ALGO_STATEFUL:
         return explore_stateful(prog, opts, res, err);
+    case ALGO_RFSTATE:
+        return explore_rfstate(prog, opts, res, err);
+    case ALGO_RFSMC:
+        return explore_rfsmc(prog, opts, res, err);
     default:
         explore_result_init(res, prog, opts->model, opts->algo);
         wmx_error_set(err, prog->file, 0, 0, "algorithm '%s' is not available yet", algo_name(opts->algo));

@@ -18,6 +18,7 @@
 typedef enum explore_algo {
     ALGO_NAIVE,      /* every interleaving, enumerated */
     ALGO_STATEFUL,   /* the same counts, over the memoised state graph */
+    ALGO_RFSTATE,    /* one trace per reads-from class, over (state, rf history) */
     ALGO_RFSMC,      /* one trace per reads-from class */
     ALGO_ODPOR       /* one trace per Mazurkiewicz class (SC) */
 } explore_algo;
@@ -122,6 +123,10 @@ int explore_run(const wmx_program *prog, const explore_opts *opts,
 /* Exhaustive over the state graph, counting traces by dynamic programming. */
 int explore_stateful(const wmx_program *prog, const explore_opts *opts,
                      explore_result *res, wmx_error *err);
+
+/* One trace per reads-from class (observers of final values included). */
+int explore_rfstate(const wmx_program *prog, const explore_opts *opts,
+                    explore_result *res, wmx_error *err);
 
 /* The exhaustive explorer: every interleaving including flush choices. */
 int explore_naive(const wmx_program *prog, const explore_opts *opts,

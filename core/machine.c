@@ -297,7 +297,7 @@ static bool step_enabled(const wmx_machine *m, void *s, int t)
     case I_LOAD:
         return true;
     case I_STORE:
-        return !relaxed || ts->nbuf < m->bufcap;
+        return true;        /* a full buffer is reported by do_step */
     case I_FENCE: case I_XCHG: case I_FAA: case I_CAS:
         return !relaxed || ts->nbuf == 0;
     case I_AWAIT: {
@@ -373,6 +373,8 @@ static void do_flush(const wmx_machine *m, void *s, const wmx_transition *tr, wm
     buf_entry e = b[i];
     memmove(&b[i], &b[i + 1], (size_t)(ts->nbuf - i - 1) * sizeof *b);
     ts->nbuf--;
+    /* keep unused slots zero so equal states have equal bytes */
+    memset(&b[ts->nbuf], 0, sizeof *b);
     mem_of(m, s)[e.cell] = e.value;
     writer_of(m, s)[e.cell] = e.id;
     if (ev)
@@ -409,6 +411,15 @@ static void do_step(const wmx_machine *m, void *s, int t, wmx_event *evout)
             ev.kind = EV_WRITE;
             mem[cell] = v;
             writer[cell] = ev.id;
+        } else if (ts->nbuf == m->bufcap) {
+            /* the buffer was sized from the program's loop bounds; more
+             * stores than that means a loop without a recorded bound:
+             * stop the thread visibly instead of changing the semantics */
+            stop_thread(ts, TS_ERROR, ts->pc);
+            ev.kind = EV_WRITE_BUF;
+            if (evout)
+                *evout = ev;
+            return;
         } else {
             ev.kind = EV_WRITE_BUF;
             buf_entry *b = buf_of(m, s, t);

@@ -47,6 +47,8 @@ char *wmx_strndup(const char *s, size_t n)
 
 char *wmx_asprintf(const char *fmt, ...)
 {
+    if (!fmt)
+        return wmx_strdup("");
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);

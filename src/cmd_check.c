@@ -1,10 +1,649 @@
-/* cmd_check.c - the `check` command (being built; see its issue). */
+/* cmd_check.c - the `check` command: is this execution (a trace file) or
+ * this outcome of a program consistent under a model?  Prints a witness
+ * trace, or an explanation of why not (VSC-rf / VTSO-rf / VPSO-rf). */
 #include "cli.h"
+#include "exec.h"
+#include "explore.h"
+#include "load.h"
+#include "report.h"
+#include "trace.h"
+#include "verify.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the outcome: 0:EAX=0 /\ 1:EAX=0, x=1, ~(...), \/ ---- */
+
+typedef struct cparse {
+    wmx_program *p;
+    const char *s, *start;
+    char err[300];
+} cparse;
+
+static void skip_ws(cparse *c)
+{
+    while (*c->s == ' ' || *c->s == '\t')
+        c->s++;
+}
+
+static int cp_fail(cparse *c, const char *msg)
+{
+    if (!c->err[0])
+        snprintf(c->err, sizeof c->err, "column %d: %s", (int)(c->s - c->start) + 1, msg);
+    return -1;
+}
+
+static int c_or(cparse *c);
+
+static int c_atom(cparse *c)
+{
+    skip_ws(c);
+    if (*c->s == '(') {
+        c->s++;
+        int r = c_or(c);
+        if (r < 0)
+            return -1;
+        skip_ws(c);
+        if (*c->s != ')')
+            return cp_fail(c, "expected ')'");
+        c->s++;
+        return r;
+    }
+    if (*c->s == '~' || strncmp(c->s, "not ", 4) == 0) {
+        c->s += *c->s == '~' ? 1 : 4;
+        int a = c_atom(c);
+        if (a < 0)
+            return -1;
+        ir_cond n = { C_NOT, a, -1, { -1, -1, -1 }, 0, false };
+        return ir_add_cond(c->p, &n);
+    }
+    if (strncmp(c->s, "true", 4) == 0 || strncmp(c->s, "false", 5) == 0) {
+        bool t = c->s[0] == 't';
+        c->s += t ? 4 : 5;
+        ir_cond n = { t ? C_TRUE : C_FALSE, -1, -1, { -1, -1, -1 }, 0, false };
+        return ir_add_cond(c->p, &n);
+    }
+    /* lhs */
+    char a[128], b[128] = "";
+    int n = 0;
+    bool bracket = false;
+    if (*c->s == '[') {
+        bracket = true;
+        c->s++;
+    }
+    while ((isalnum((unsigned char)*c->s) || *c->s == '_' || *c->s == '$') && n < 127)
+        a[n++] = *c->s++;
+    a[n] = '\0';
+    if (n == 0)
+        return cp_fail(c, "expected THREAD:REG=VALUE or VAR=VALUE");
+    if (bracket) {
+        if (*c->s != ']')
+            return cp_fail(c, "expected ']'");
+        c->s++;
+    }
+    cond_lhs lhs = { -1, -1, -1 };
+    if (!bracket && *c->s == ':') {
+        c->s++;
+        n = 0;
+        while ((isalnum((unsigned char)*c->s) || *c->s == '_' || *c->s == '$') && n < 127)
+            b[n++] = *c->s++;
+        b[n] = '\0';
+        int t = -1;
+        for (int i = 0; i < c->p->nthreads; i++)
+            if (strcmp(c->p->threads[i].name, a) == 0)
+                t = i;
+        if (t < 0) {
+            char *end;
+            long v = strtol(a, &end, 10);
+            if (*end == '\0' && v >= 0 && v < c->p->nthreads)
+                t = (int)v;
+        }
+        if (t < 0)
+            return cp_fail(c, "no such thread");
+        int r = ir_find_reg(c->p, t, b);
+        if (r < 0)
+            return cp_fail(c, "no such register in that thread");
+        lhs.thread = t;
+        lhs.reg = r;
+    } else {
+        int v = ir_find_var(c->p, a);
+        if (v < 0)
+            return cp_fail(c, "no such variable");
+        lhs.cell = c->p->vars[v].base;
+    }
+    skip_ws(c);
+    if (*c->s != '=')
+        return cp_fail(c, "expected '='");
+    c->s++;
+    skip_ws(c);
+    char *end;
+    errno = 0;
+    long long val = strtoll(c->s, &end, 0);
+    if (end == c->s || errno)
+        return cp_fail(c, "expected a number");
+    c->s = end;
+    ir_cond nd = { C_EQ, -1, -1, lhs, (wmx_val)val, false };
+    return ir_add_cond(c->p, &nd);
+}
+
+static int c_and(cparse *c)
+{
+    int a = c_atom(c);
+    while (a >= 0) {
+        skip_ws(c);
+        if (strncmp(c->s, "/\\", 2) != 0)
+            break;
+        c->s += 2;
+        int b = c_atom(c);
+        if (b < 0)
+            return -1;
+        ir_cond n = { C_AND, a, b, { -1, -1, -1 }, 0, false };
+        a = ir_add_cond(c->p, &n);
+    }
+    return a;
+}
+
+static int c_or(cparse *c)
+{
+    int a = c_and(c);
+    while (a >= 0) {
+        skip_ws(c);
+        if (strncmp(c->s, "\\/", 2) != 0)
+            break;
+        c->s += 2;
+        int b = c_and(c);
+        if (b < 0)
+            return -1;
+        ir_cond n = { C_OR, a, b, { -1, -1, -1 }, 0, false };
+        a = ir_add_cond(c->p, &n);
+    }
+    return a;
+}
+
+static void cond_cells(const wmx_program *p, int c, bool *cells)
+{
+    if (c < 0)
+        return;
+    const ir_cond *x = &p->conds[c];
+    if (x->kind == C_EQ && x->lhs.thread < 0 && x->lhs.cell >= 0)
+        cells[x->lhs.cell] = true;
+    cond_cells(p, x->a, cells);
+    cond_cells(p, x->b, cells);
+}
+
+/* ---- printing ---- */
+
+static void print_witness_text(FILE *out, const wmx_exec *x, wmx_model model, const verify_result *r)
+{
+    wmx_error err;
+    wmx_machine *m = machine_new(x->prog, model, &err);
+    if (!m)
+        return;
+    void *st = wmx_malloc(machine_state_size(m));
+    machine_init(m, st);
+    fprintf(out, "Witness (%d steps; replay it with `wmx check --save`):\n", r->wlen);
+    for (int i = 0; i < r->wlen; i++) {
+        if (!machine_is_enabled(m, st, &r->witness[i]))
+            break;
+        wmx_event ev;
+        machine_apply(m, st, &r->witness[i], &ev);
+        char line[512];
+        machine_describe(m, &ev, line, sizeof line);
+        fprintf(out, "  %3d  %s\n", i + 1, line);
+    }
+    free(st);
+    machine_free(m);
+}
+
+static void print_witness_json(FILE *out, const wmx_exec *x, wmx_model model, const verify_result *r)
+{
+    wmx_error err;
+    wmx_machine *m = machine_new(x->prog, model, &err);
+    if (!m) {
+        fprintf(out, "null");
+        return;
+    }
+    void *st = wmx_malloc(machine_state_size(m));
+    machine_init(m, st);
+    fprintf(out, "[");
+    for (int i = 0; i < r->wlen; i++) {
+        if (!machine_is_enabled(m, st, &r->witness[i]))
+            break;
+        wmx_event ev;
+        machine_apply(m, st, &r->witness[i], &ev);
+        char line[512], cell[128] = "";
+        machine_describe(m, &ev, line, sizeof line);
+        if (r->witness[i].kind == TR_FLUSH && r->witness[i].cell >= 0)
+            ir_cell_name(x->prog, r->witness[i].cell, cell, sizeof cell);
+        fprintf(out, "%s{\"step\":%d,\"kind\":\"%s\",\"thread\":", i ? "," : "", i + 1,
+                r->witness[i].kind == TR_STEP ? "step" : "flush");
+        json_string(out, x->prog->threads[r->witness[i].thread].name);
+        if (cell[0]) {
+            fprintf(out, ",\"var\":");
+            json_string(out, cell);
+        }
+        fprintf(out, ",\"event\":\"%s\",\"text\":", event_kind_name(ev.kind));
+        json_string(out, line);
+        fprintf(out, "}");
+    }
+    fprintf(out, "]");
+    free(st);
+    machine_free(m);
+}
+
+static void print_facts_json(FILE *out, const wmx_exec *x, const verify_result *r)
+{
+    fprintf(out, "[");
+    for (int i = 0; i < r->nfacts; i++) {
+        const verify_fact *f = &r->facts[i];
+        char a[64], b[64], da[512], db[512];
+        fprintf(out, "%s{\"rel\":\"%s\",\"from\":", i ? "," : "", rel_name(f->kind));
+        json_string(out, exec_event_name(x, f->from, a, sizeof a));
+        fprintf(out, ",\"to\":");
+        json_string(out, exec_event_name(x, f->to, b, sizeof b));
+        fprintf(out, ",\"from_text\":");
+        json_string(out, exec_event_describe(x, f->from, da, sizeof da));
+        fprintf(out, ",\"to_text\":");
+        json_string(out, exec_event_describe(x, f->to, db, sizeof db));
+        fprintf(out, ",\"from_line\":%d,\"to_line\":%d", exec_event_line(x, f->from), exec_event_line(x, f->to));
+        if (f->note) {
+            fprintf(out, ",\"note\":");
+            json_string(out, f->note);
+        }
+        fprintf(out, "}");
+    }
+    fprintf(out, "]");
+}
+
+static void print_json(FILE *out, const wmx_exec *x, wmx_model model, const verify_result *r,
+                       const char *outcome, long candidates)
+{
+    fprintf(out, "{\"consistent\":%s,\"model\":\"%s\"", r->consistent ? "true" : "false", model_name(model));
+    if (outcome) {
+        fprintf(out, ",\"outcome\":");
+        json_string(out, outcome);
+        fprintf(out, ",\"candidates\":%ld", candidates);
+    }
+    fprintf(out, ",\"witness\":");
+    if (r->consistent && x)
+        print_witness_json(out, x, model, r);
+    else
+        fprintf(out, "null");
+    fprintf(out, ",\"explanation\":");
+    if (!r->consistent) {
+        fprintf(out, "{\"text\":");
+        json_string(out, r->text ? r->text : "");
+        fprintf(out, ",\"facts\":");
+        if (x)
+            print_facts_json(out, x, r);
+        else
+            fprintf(out, "[]");
+        fprintf(out, "}");
+    } else {
+        fprintf(out, "null");
+    }
+    fprintf(out, ",\"states\":%ld}\n", r->states);
+}
+
+static int save_witness(cmd_ctx *ctx, const char *save, const wmx_exec *x, wmx_model model,
+                        const verify_result *r)
+{
+    wmx_error err = { 0 };
+    wmx_machine *m = machine_new(x->prog, model, &err);
+    int rc = -1;
+    if (m) {
+        trace_data td = { x->prog->file, model, r->wlen, r->witness, NULL };
+        rc = trace_save(save, m, &td, &err);
+        machine_free(m);
+    }
+    if (rc < 0) {
+        char buf[1024];
+        fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+    }
+    return rc;
+}
+
+/* ---- the outcome form ---- */
+
+typedef struct cands {
+    const wmx_program *p;
+    int cond;
+    bool *obs_cells;
+    int n;
+    wmx_exec **x;
+    char **keys;
+    long traces;
+    wmx_machine *m;
+} cands;
+
+static void exec_key(const wmx_exec *x, char **out)
+{
+    size_t cap = 256, len = 0;
+    char *s = wmx_malloc(cap);
+    s[0] = '\0';
+    for (int i = 0; i < x->nev + x->nobs; i++) {
+        char item[160];
+        int n;
+        if (i < x->nev) {
+            const xevent *e = &x->ev[i];
+            n = snprintf(item, sizeof item, "%d.%d:%d:%d:%d:%lld:%lld:%d<%d;", e->thread, e->index, e->kind,
+                         e->instr, e->cell, (long long)e->value, (long long)e->read, e->wrote,
+                         xev_is_read(e) ? e->rf : -9);
+        } else {
+            n = snprintf(item, sizeof item, "o%d=%d;", x->obs_cell[i - x->nev], x->obs_writer[i - x->nev]);
+        }
+        if (len + (size_t)n + 1 > cap) {
+            cap = (len + (size_t)n + 1) * 2;
+            s = wmx_realloc(s, cap);
+        }
+        memcpy(s + len, item, (size_t)n + 1);
+        len += (size_t)n;
+    }
+    *out = s;
+}
+
+static void on_trace(const explore_trace *tr, void *ud)
+{
+    cands *c = ud;
+    if (tr->blocked)
+        return;
+    const wmx_program *p = c->p;
+    wmx_error err;
+    wmx_machine *m = c->m;
+    const wmx_val **regs = wmx_malloc((size_t)(p->nthreads + 1) * sizeof *regs);
+    for (int t = 0; t < p->nthreads; t++)
+        regs[t] = machine_regs(m, tr->final_state, t);
+    bool sat = ir_cond_eval(p, c->cond, regs, machine_memory(m, tr->final_state));
+    free(regs);
+    if (sat) {
+        wmx_exec *x = exec_from_events(p, MODEL_PSO, tr->events, tr->len, &err);
+        if (x) {
+            const wmx_eid *wr = machine_memory_writer(m, tr->final_state);
+            for (int cell = 0; cell < p->ncells; cell++)
+                if (c->obs_cells[cell])
+                    exec_set_observer(x, cell, wr[cell] == EID_INIT ? -1
+                                                   : exec_find(x, EID_THREAD(wr[cell]), EID_INDEX(wr[cell])));
+            char *key;
+            exec_key(x, &key);
+            bool dup = false;
+            for (int i = 0; i < c->n && !dup; i++)
+                dup = strcmp(c->keys[i], key) == 0;
+            if (dup || c->n >= 4096) {
+                free(key);
+                exec_free(x);
+            } else {
+                c->x = wmx_realloc(c->x, (size_t)(c->n + 1) * sizeof *c->x);
+                c->keys = wmx_realloc(c->keys, (size_t)(c->n + 1) * sizeof *c->keys);
+                c->x[c->n] = x;
+                c->keys[c->n] = key;
+                c->n++;
+            }
+        }
+    }
+    c->traces++;
+}
+
+static int check_outcome(cmd_ctx *ctx, const char *file, const char *outcome, bool have_model,
+                         wmx_model model, const char *save, bool json)
+{
+    wmx_error err = { 0 };
+    wmx_program *p = wmx_load_program(file, &err);
+    if (!p) {
+        char buf[1024];
+        fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+        return EXIT_USAGE;
+    }
+    if (!have_model)
+        model = strcmp(p->arch, "wmx") == 0 ? MODEL_TSO : MODEL_TSO;
+    int root;
+    char text[2048];
+    if (outcome) {
+        cparse c = { p, outcome, outcome, "" };
+        root = c_or(&c);
+        skip_ws(&c);
+        if (root >= 0 && *c.s != '\0')
+            root = cp_fail(&c, "unexpected text after the outcome");
+        if (root < 0) {
+            fprintf(ctx->err, "wmx check: --outcome '%s': %s\n", outcome, c.err);
+            ir_program_free(p);
+            return EXIT_USAGE;
+        }
+        snprintf(text, sizeof text, "%s", outcome);
+    } else if (p->quant != Q_NONE && p->cond_root >= 0) {
+        root = p->cond_root;
+        ir_cond_format(p, root, text, sizeof text);
+    } else {
+        fprintf(ctx->err, "wmx check: %s has no condition; give one with --outcome 'COND'\n", file);
+        ir_program_free(p);
+        return EXIT_USAGE;
+    }
+    cands c = { p, root, wmx_calloc((size_t)p->ncells + 1, sizeof(bool)), 0, NULL, NULL, 0, NULL };
+    cond_cells(p, root, c.obs_cells);
+    /* the outcome's memory locations are observed, so that classes differ
+     * by the write that gives their final value */
+    for (int cell = 0; cell < p->ncells; cell++)
+        if (c.obs_cells[cell]) {
+            p->observed = wmx_realloc(p->observed, (size_t)(p->nobserved + 1) * sizeof *p->observed);
+            p->observed[p->nobserved++] = (cond_lhs){ -1, -1, cell };
+        }
+    c.m = machine_new(p, MODEL_PSO, &err);
+    if (!c.m) {
+        char buf[1024];
+        fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+        free(c.obs_cells);
+        ir_program_free(p);
+        return EXIT_USAGE;
+    }
+    /* candidates: every reads-from class (with the observed final writers)
+     * that PSO, the weakest model, reaches with the outcome */
+    explore_opts o;
+    explore_opts_init(&o);
+    o.model = MODEL_PSO;
+    o.algo = ALGO_RFSTATE;      /* one trace per reads-from class */
+    o.cancel = ctx->cancel;
+    o.on_trace = on_trace;
+    o.ud = &c;
+    explore_result res;
+    int rc = EXIT_USAGE;
+    if (explore_run(p, &o, &res, &err) < 0) {
+        char buf[1024];
+        fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+        explore_result_free(&res);
+        goto out;
+    }
+    bool complete = res.complete;
+    explore_result_free(&res);
+    if (!complete) {
+        fprintf(ctx->err, "wmx check: interrupted while enumerating candidate executions\n");
+        rc = EXIT_LIMIT;
+        goto out;
+    }
+    int found = -1;
+    verify_result vr = { 0 }, first_bad = { 0 };
+    int first_bad_i = -1;
+    for (int i = 0; i < c.n; i++) {
+        verify_check(c.x[i], model, VERIFY_EXPLAIN, &vr);
+        if (vr.consistent) {
+            found = i;
+            break;
+        }
+        if (first_bad_i < 0) {
+            first_bad = vr;
+            first_bad_i = i;
+        } else {
+            verify_result_free(&vr);
+        }
+    }
+    if (found >= 0) {
+        const wmx_exec *x = c.x[found];
+        if (json) {
+            print_json(ctx->out, x, model, &vr, text, c.n);
+        } else {
+            fprintf(ctx->out, "Outcome %s of %s under %s: reachable (consistent).\n", text, p->name, model_name(model));
+            print_witness_text(ctx->out, x, model, &vr);
+        }
+        rc = EXIT_OK;
+        if (save) {
+            if (save_witness(ctx, save, x, model, &vr) < 0)
+                rc = EXIT_USAGE;
+            else if (!json)
+                fprintf(ctx->out, "Witness saved to %s\n", save);
+        }
+        verify_result_free(&vr);
+    } else {
+        if (first_bad_i < 0) {
+            first_bad.model = model;
+            first_bad.text = wmx_asprintf("No execution of %s produces %s, under any model: even PSO, the weakest, "
+                                          "never reaches it (%ld reads-from classes explored).\n",
+                                          p->name, text, c.traces);
+        }
+        if (json) {
+            print_json(ctx->out, first_bad_i >= 0 ? c.x[first_bad_i] : NULL, model, &first_bad, text, c.n);
+        } else {
+            fprintf(ctx->out, "Outcome %s of %s under %s: not reachable.\n", text, p->name, model_name(model));
+            if (first_bad_i >= 0)
+                fprintf(ctx->out, "%d candidate execution%s produce%s it (reads-from classes found under PSO); "
+                                  "none is %s-consistent.\nWhy not%s:\n",
+                        c.n, c.n == 1 ? "" : "s", c.n == 1 ? "s" : "", model_name(model),
+                        c.n > 1 ? " (the first candidate)" : "");
+            fprintf(ctx->out, "%s", first_bad.text ? first_bad.text : "");
+        }
+        if (save)
+            fprintf(ctx->err, "wmx check: no witness to save\n");
+        verify_result_free(&first_bad);
+        rc = EXIT_FAIL;
+    }
+out:
+    for (int i = 0; i < c.n; i++) {
+        exec_free(c.x[i]);
+        free(c.keys[i]);
+    }
+    free(c.x);
+    free(c.keys);
+    free(c.obs_cells);
+    machine_free(c.m);
+    ir_program_free(p);
+    return rc;
+}
+
+/* ---- the trace form ---- */
+
+static bool looks_like_trace(const char *path)
+{
+    wmx_error err;
+    size_t len;
+    char *text = wmx_read_file(path, &len, &err);
+    if (!text)
+        return false;
+    char *prog = NULL;
+    wmx_model m;
+    bool yes = exec_header(text, len, path, &prog, &m, &err) == 0;
+    free(prog);
+    free(text);
+    return yes;
+}
+
+static int check_trace(cmd_ctx *ctx, const char *file, bool have_model, wmx_model model,
+                       const char *save, bool json)
+{
+    wmx_error err = { 0 };
+    wmx_program *p = NULL;
+    wmx_exec *x = exec_load(file, &p, &err);
+    if (!x) {
+        char buf[1024];
+        fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+        return EXIT_USAGE;
+    }
+    if (!have_model)
+        model = x->model;
+    verify_result r;
+    verify_check(x, model, VERIFY_EXPLAIN, &r);
+    int rc = r.consistent ? EXIT_OK : EXIT_FAIL;
+    if (r.consistent && verify_replay(x, model, r.witness, r.wlen, &err) < 0) {
+        /* the checker agrees with itself, but the program does not produce
+         * these events: the file does not describe a run of the program */
+        char buf[1024];
+        fprintf(ctx->err, "%s: the events do not match the program %s: %s\n", file, p->file,
+                wmx_error_format(&err, buf, sizeof buf));
+        rc = EXIT_USAGE;
+    } else if (json) {
+        print_json(ctx->out, x, model, &r, NULL, 0);
+    } else {
+        fprintf(ctx->out, "Execution in %s (%d events of %s) under %s: %s.\n", file, x->nev, p->name,
+                model_name(model), r.consistent ? "consistent" : "NOT consistent");
+        if (r.consistent)
+            print_witness_text(ctx->out, x, model, &r);
+        else
+            fprintf(ctx->out, "%s", r.text);
+    }
+    if (rc == EXIT_OK && save) {
+        if (save_witness(ctx, save, x, model, &r) < 0)
+            rc = EXIT_USAGE;
+        else if (!json)
+            fprintf(ctx->out, "Witness saved to %s\n", save);
+    }
+    verify_result_free(&r);
+    exec_free(x);
+    ir_program_free(p);
+    return rc;
+}
 
 int cmd_check(int argc, char **argv, cmd_ctx *ctx)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(ctx->err, "wmx check: not available in this build yet\n");
-    return EXIT_USAGE;
+    const char *file = NULL, *outcome = NULL, *save = NULL;
+    bool json = false, have_model = false;
+    wmx_model model = MODEL_TSO;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+        const char *names[] = { "--model", "--outcome", "--save" };
+        int which = -1;
+        for (int k = 0; k < 3; k++) {
+            size_t n = strlen(names[k]);
+            if (strncmp(a, names[k], n) == 0 && (a[n] == '\0' || a[n] == '=')) {
+                which = k;
+                if (a[n] == '=')
+                    val = a + n + 1;
+                else if (i + 1 < argc)
+                    val = argv[++i];
+                else {
+                    fprintf(ctx->err, "wmx: option %s needs a value\n", names[k]);
+                    return EXIT_USAGE;
+                }
+            }
+        }
+        if (which == 0) {
+            if (model_parse(val, &model) < 0) {
+                fprintf(ctx->err, "wmx: unknown model '%s' (sc, tso or pso)\n", val);
+                return EXIT_USAGE;
+            }
+            have_model = true;
+        } else if (which == 1) {
+            outcome = val;
+        } else if (which == 2) {
+            save = val;
+        } else if (strcmp(a, "--json") == 0) {
+            json = true;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(ctx->err, "wmx check: unknown option '%s'\n", a);
+            return EXIT_USAGE;
+        } else if (!file) {
+            file = a;
+        } else {
+            fprintf(ctx->err, "wmx check: more than one file given ('%s')\n", a);
+            return EXIT_USAGE;
+        }
+    }
+    if (!file) {
+        fprintf(ctx->err, "usage: wmx check TRACE-FILE [--model M] [--json]\n"
+                          "       wmx check PROGRAM --outcome COND [--model M] [--save F] [--json]\n");
+        return EXIT_USAGE;
+    }
+    if (!have_model && ctx->current)
+        model = ctx->current_model;
+    if (!outcome && looks_like_trace(file))
+        return check_trace(ctx, file, have_model, model, save, json);
+    return check_outcome(ctx, file, outcome, have_model, model, save, json);
 }

@@ -1,11 +1,26 @@
-/* repl.c - entry of the interactive explorer.  The full-screen UI is being
- * built (issue 6); scripted mode already runs REPL commands line by line
- * through the shared command table. */
+/* repl.c - entry of the interactive explorer: options, ~/.wmxrc, loading,
+ * running one command line through the shared table, scripted mode.
+ *
+ * A command line is split into words and handed to cmd_run() with the
+ * output streams pointed at memory; what it prints lands in the output pane
+ * (and on stdout in scripted mode).  The REPL fills in what batch commands
+ * would otherwise need on their command line: `check` and `graph` without a
+ * file get the current execution as a trace file, `robust`/`transform` the
+ * current program, `explore` the session's algorithm. */
 #include "repl.h"
+#include "ui.h"
 
-#include <stdio.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "load.h"
+#include "trace.h"
+#include "util.h"
+
+void (*ui_progress_hook)(ui_state *ui);
 
 /* Splits a line into words (quotes group words); returns argc. */
 static int split_words(char *line, char **argv, int max)
@@ -28,28 +43,312 @@ static int split_words(char *line, char **argv, int max)
     return argc;
 }
 
-static int run_script(const char *script, cmd_ctx *ctx)
+/* Options of the shared commands that take a value (so the value is not
+ * mistaken for the FILE argument). */
+static bool takes_value(const char *opt)
+{
+    static const char *const opts[] = { "--model", "--algo", "--format", "-o", "--outcome", "--save",
+                                        "--to", "--seed", "--max-traces", "--timeout", NULL };
+    for (int i = 0; opts[i]; i++)
+        if (strcmp(opt, opts[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool has_positional(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-') {
+            if (takes_value(argv[i]))
+                i++;
+            continue;
+        }
+        return true;
+    }
+    return false;
+}
+
+static bool has_option(int argc, char **argv, const char *opt)
+{
+    size_t l = strlen(opt);
+    for (int i = 1; i < argc; i++)
+        if (strncmp(argv[i], opt, l) == 0 && (argv[i][l] == '\0' || argv[i][l] == '='))
+            return true;
+    return false;
+}
+
+/* Writes the current execution to a temporary trace file; "" on failure. */
+static void temp_trace(ui_state *ui, char *path, size_t n)
+{
+    ui_session *s = &ui->sess;
+    snprintf(path, n, "%s/wmx-current-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        path[0] = '\0';
+        return;
+    }
+    trace_data td = { s->prog->file, s->model, s->pos, s->steps, s->events };
+    char *text = trace_format(s->m, &td);
+    size_t len = strlen(text), off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, text + off, len - off);
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+    close(fd);
+    free(text);
+}
+
+int ui_exec_line(ui_state *ui, const char *line, FILE *echo)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", line);
+    char *argv[72];
+    int argc = split_words(buf, argv, 64);
+    if (argc == 0)
+        return EXIT_OK;
+    char echo_line[4200];
+    snprintf(echo_line, sizeof echo_line, "wmx> %s", line);
+    ui->out.last_cmd = ui->out.n;
+    out_add(&ui->out, ST_ECHO, echo_line);
+    ui->panes[PANE_OUTPUT].follow = true;
+    if (echo)
+        fprintf(echo, "%s\n", echo_line);
+    if (strcmp(argv[0], "q") == 0 || strcmp(argv[0], "exit") == 0)
+        argv[0] = "quit";
+
+    /* fill in what the REPL knows */
+    char tmp[4096] = "", model_arg[8];
+    if (ui->sess.prog && !has_positional(argc, argv)) {
+        if (strcmp(argv[0], "check") == 0 || strcmp(argv[0], "graph") == 0) {
+            temp_trace(ui, tmp, sizeof tmp);
+            if (tmp[0]) {
+                memmove(argv + 2, argv + 1, (size_t)argc * sizeof *argv);
+                argv[1] = tmp;
+                argc++;
+            }
+        } else if (strcmp(argv[0], "robust") == 0 || strcmp(argv[0], "transform") == 0) {
+            argv[argc++] = ui->sess.prog->file;
+            argv[argc] = NULL;
+        }
+    }
+    if (strcmp(argv[0], "explore") == 0 && !has_option(argc, argv, "--algo") && argc + 2 < 70) {
+        argv[argc++] = "--algo";
+        argv[argc++] = (char *)algo_name(ui->sess.algo);
+        argv[argc] = NULL;
+    }
+    if (strcmp(argv[0], "check") == 0 && tmp[0] && !has_option(argc, argv, "--model")) {
+        snprintf(model_arg, sizeof model_arg, "%s", model_name(ui->sess.model));
+        argv[argc++] = "--model";
+        argv[argc++] = model_arg;
+        argv[argc] = NULL;
+    }
+
+    char *obuf = NULL, *ebuf = NULL;
+    size_t olen = 0, elen = 0;
+    FILE *out = open_memstream(&obuf, &olen);
+    FILE *err = open_memstream(&ebuf, &elen);
+    if (!out || !err) {
+        if (out)
+            fclose(out);
+        if (err)
+            fclose(err);
+        free(obuf);
+        free(ebuf);
+        out_add(&ui->out, ST_ERROR, "out of memory");
+        return EXIT_USAGE;
+    }
+    cmd_ctx c = *ui->ctx;
+    c.out = out;
+    c.err = err;
+    c.cancel = ui->interactive ? &ui->cancel : ui->ctx->cancel;
+    *c.cancel = 0;
+    c.current = ui->sess.prog;
+    c.current_model = ui->sess.model;
+    c.ui = ui;
+    c.explore_before = ui_explore_before;
+    c.explore_after = ui_explore_after;
+    int bottom = ui->bottom;
+    int rc = cmd_run(argc, argv, &c);
+    *c.cancel = 0;
+    /* the executions list gives the bottom area back to the output as soon
+     * as another kind of command has something to say */
+    static const char *const keep_list[] = { "explore", "select", "focus", "zoom", "scroll", NULL };
+    bool keep = false;
+    for (int i = 0; keep_list[i]; i++)
+        keep |= strcmp(argv[0], keep_list[i]) == 0;
+    if (!keep && bottom == PANE_EXECS && ui->bottom == PANE_EXECS) {
+        ui->bottom = PANE_OUTPUT;
+        if (ui->focus == PANE_EXECS)
+            ui->focus = PANE_OUTPUT;
+    }
+    ui->progress.active = false;
+    fclose(out);
+    fclose(err);
+    if (tmp[0])
+        unlink(tmp);
+    if (olen)
+        out_add(&ui->out, ST_NORMAL, obuf);
+    if (elen)
+        out_add(&ui->out, ST_ERROR, ebuf);
+    if (echo) {
+        fputs(obuf, echo);
+        fputs(ebuf, echo);
+    }
+    free(obuf);
+    free(ebuf);
+    return rc;
+}
+
+/* Is this file a trace (its first word `program`) rather than a program? */
+static bool looks_like_trace(const char *text)
+{
+    const char *p = text;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+            p++;
+        if (*p == '#') {
+            p += strcspn(p, "\n");
+            continue;
+        }
+        return strncmp(p, "program ", 8) == 0 || strncmp(p, "program\t", 8) == 0;
+    }
+}
+
+static int load_trace(ui_state *ui, const char *path, FILE *out, FILE *errf)
+{
+    wmx_error err = { 0 };
+    char buf[1024];
+    trace_file *tf = trace_load(path, &err);
+    if (!tf) {
+        fprintf(errf, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+        return EXIT_USAGE;
+    }
+    if (!tf->program) {
+        fprintf(errf, "%s: the trace names no program\n", path);
+        trace_file_free(tf);
+        return EXIT_USAGE;
+    }
+    /* the program path as written, else relative to the trace's directory */
+    char prog_path[4096];
+    snprintf(prog_path, sizeof prog_path, "%s", tf->program);
+    if (access(prog_path, R_OK) != 0 && tf->program[0] != '/' && strrchr(path, '/'))
+        snprintf(prog_path, sizeof prog_path, "%.*s/%s", (int)(strrchr(path, '/') - path), path, tf->program);
+    wmx_program *p = wmx_load_program(prog_path, &err);
+    if (!p) {
+        fprintf(errf, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+        trace_file_free(tf);
+        return EXIT_USAGE;
+    }
+    ui_session *s = &ui->sess;
+    s->model = tf->model;
+    if (sess_set_program(s, p, &err) < 0) {
+        fprintf(errf, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+        trace_file_free(tf);
+        return EXIT_USAGE;
+    }
+    for (int i = 0; i < tf->len; i++) {
+        wmx_transition t = tf->steps[i];
+        t.thread = ui_find_thread(s->prog, tf->thread_names[i]);
+        t.cell = -1;
+        if (t.thread >= 0 && t.kind == TR_FLUSH && s->model == MODEL_PSO) {
+            if (tf->cell_names[i][0]) {
+                t.cell = ui_find_cell(s->prog, tf->cell_names[i]);
+            } else {
+                const buf_entry *b;
+                if (machine_buffer(s->m, sess_state(s), t.thread, &b) > 0)
+                    t.cell = b[0].cell;
+            }
+        }
+        if (t.thread < 0 || !machine_is_enabled(s->m, sess_state(s), &t)) {
+            fprintf(errf, "%s:%d: %s %s is not possible here (kept the first %d steps)\n", path,
+                    tf->lines[i], t.kind == TR_STEP ? "step" : "flush", tf->thread_names[i], i);
+            break;
+        }
+        sess_apply(s, &t);
+    }
+    fprintf(out, "loaded trace %s: %d steps of %s under %s\n", path, s->len, prog_path, model_name(s->model));
+    trace_file_free(tf);
+    return EXIT_OK;
+}
+
+int ui_load(ui_state *ui, const char *path, FILE *out, FILE *errf)
+{
+    wmx_error err = { 0 };
+    char buf[1024];
+    size_t len;
+    char *text = wmx_read_file(path, &len, &err);
+    if (!text) {
+        fprintf(errf, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+        return EXIT_USAGE;
+    }
+    bool trace = looks_like_trace(text);
+    free(text);
+    int rc;
+    if (trace) {
+        rc = load_trace(ui, path, out, errf);
+    } else {
+        wmx_program *p = wmx_load_program(path, &err);
+        if (!p) {
+            fprintf(errf, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+            if (ui->sess.prog)
+                fprintf(errf, "(still showing %s)\n", ui->sess.prog->file);
+            return EXIT_USAGE;
+        }
+        if (sess_set_program(&ui->sess, p, &err) < 0) {
+            fprintf(errf, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+            return EXIT_USAGE;
+        }
+        p = ui->sess.prog;
+        fprintf(out, "loaded %s (%s): %d thread%s, %d variable%s, model %s\n", p->name ? p->name : "?",
+                path, p->nthreads, p->nthreads == 1 ? "" : "s", p->nvars, p->nvars == 1 ? "" : "s",
+                model_name(ui->sess.model));
+        rc = EXIT_OK;
+    }
+    for (int i = 0; i < PANE_COUNT; i++) {
+        ui->panes[i].scroll = 0;
+        ui->panes[i].sel = 0;
+    }
+    if (ui->bottom == PANE_EXECS)
+        ui->bottom = PANE_OUTPUT;
+    if (ui->focus == PANE_EXECS)
+        ui->focus = PANE_SOURCE;
+    return rc;
+}
+
+int ui_set_theme(ui_state *ui, const char *name, FILE *errf)
+{
+    wmx_error err = { 0 };
+    char buf[1024];
+    if (ui_theme_load(&ui->theme, name, &err) < 0) {
+        fprintf(errf, "theme: %s\n", wmx_error_format(&err, buf, sizeof buf));
+        return -1;
+    }
+    ui->theme_gen++;
+    return 0;
+}
+
+static int run_script(ui_state *ui, const char *script)
 {
     FILE *f = fopen(script, "r");
     if (!f) {
-        fprintf(ctx->err, "wmx: cannot open script '%s'\n", script);
+        fprintf(stderr, "wmx: cannot open script '%s'\n", script);
         return EXIT_USAGE;
     }
     char line[4096];
     int rc = EXIT_OK, lineno = 0;
-    while (fgets(line, sizeof line, f)) {
+    while (!ui->quit && fgets(line, sizeof line, f)) {
         lineno++;
         line[strcspn(line, "\r\n")] = '\0';
-        char *argv[64];
-        int argc = split_words(line, argv, 64);
-        if (argc == 0)
+        char copy[4096], *argv[64];
+        snprintf(copy, sizeof copy, "%s", line);
+        if (split_words(copy, argv, 64) == 0)
             continue;
-        fprintf(ctx->out, "wmx> %s\n", line);
-        if (strcmp(argv[0], "quit") == 0)
-            break;
-        int r = cmd_run(argc, argv, ctx);
+        int r = ui_exec_line(ui, line, stdout);
+        fflush(stdout);
         if (r == EXIT_USAGE)
-            fprintf(ctx->err, "%s:%d: command failed\n", script, lineno);
+            fprintf(stderr, "%s:%d: command failed\n", script, lineno);
         if (r > rc)
             rc = r;
     }
@@ -57,12 +356,120 @@ static int run_script(const char *script, cmd_ctx *ctx)
     return rc;
 }
 
+/* The example opened by `wmx` alone. */
+static bool default_example(char *path, size_t n)
+{
+    char exe[4096];
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    const char *rel[] = { "examples/sb.wmx", "../examples/sb.wmx", "../share/wmx/examples/sb.wmx" };
+    if (k > 0) {
+        exe[k] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            for (int i = 0; i < 3; i++) {
+                snprintf(path, n, "%.2000s/%s", exe, rel[i]);
+                if (access(path, R_OK) == 0)
+                    return true;
+            }
+        }
+    }
+    const char *fixed[] = { "examples/sb.wmx", "/usr/local/share/wmx/examples/sb.wmx",
+                            "/usr/share/wmx/examples/sb.wmx" };
+    for (int i = 0; i < 3; i++)
+        if (access(fixed[i], R_OK) == 0) {
+            snprintf(path, n, "%s", fixed[i]);
+            return true;
+        }
+    return false;
+}
+
+/* ~/.wmxrc: REPL commands run at start-up (`theme light`, `model pso`...). */
+static void run_rc(ui_state *ui)
+{
+    const char *home = getenv("HOME");
+    if (!home)
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/.wmxrc", home);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        char copy[1024], *argv[64];
+        snprintf(copy, sizeof copy, "%s", line);
+        if (split_words(copy, argv, 64) > 0)
+            ui_exec_line(ui, line, NULL);
+    }
+    fclose(f);
+}
+
 int repl_main(int argc, char **argv, cmd_ctx *ctx)
 {
-    for (int i = 1; i < argc; i++)
+    const char *script = NULL, *theme = NULL, *file = NULL;
+    for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--script") == 0 && i + 1 < argc)
-            return run_script(argv[i + 1], ctx);
-    fprintf(ctx->err, "wmx: the interactive explorer is not in this build yet; "
-                      "use `wmx explore FILE` (see `wmx --help`)\n");
-    return EXIT_USAGE;
+            script = argv[++i];
+        else if (strcmp(argv[i], "--theme") == 0 && i + 1 < argc)
+            theme = argv[++i];
+        else if (strncmp(argv[i], "--theme=", 8) == 0)
+            theme = argv[i] + 8;
+        else if (argv[i][0] == '-') {
+            fprintf(stderr, "wmx: unknown option '%s' (see `wmx --help`)\n", argv[i]);
+            return EXIT_USAGE;
+        } else if (!file)
+            file = argv[i];
+        else {
+            fprintf(stderr, "wmx: more than one program given ('%s')\n", argv[i]);
+            return EXIT_USAGE;
+        }
+    }
+    setlocale(LC_ALL, "");
+    ui_state *ui = wmx_malloc(sizeof *ui);
+    ui_init(ui, ctx);
+    ui->scr.unicode = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    const char *nc = getenv("NO_COLOR");
+    ui->no_color = nc && *nc;
+    if (!script) {
+        if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+            fprintf(stderr, "wmx: the interactive explorer needs a terminal "
+                            "(use --script FILE.wmxs, or a batch command)\n");
+            ui_free(ui);
+            free(ui);
+            return EXIT_USAGE;
+        }
+        run_rc(ui);
+    } else {
+        const char *c = getenv("COLUMNS"), *l = getenv("LINES");
+        int w = c ? atoi(c) : 0, h = l ? atoi(l) : 0;
+        scr_resize(&ui->scr, w >= 20 && w <= 1000 ? w : 80, h >= 5 && h <= 1000 ? h : 24);
+    }
+    int rc = EXIT_OK;
+    if (theme) {
+        /* through the command, so a bad name is reported where people look */
+        char line[300];
+        snprintf(line, sizeof line, "theme '%.250s'", theme);
+        if (ui_exec_line(ui, line, script ? stdout : NULL) != EXIT_OK && script)
+            rc = EXIT_USAGE;
+    }
+    char example[4096];
+    if (!file && default_example(example, sizeof example))
+        file = example;
+    if (file) {
+        char line[4200];
+        snprintf(line, sizeof line, "load '%s'", file);
+        int r = ui_exec_line(ui, line, script ? stdout : NULL);
+        if (r != EXIT_OK && script)
+            rc = r;
+    }
+    if (rc == EXIT_OK || script) {
+        int r = script ? run_script(ui, script) : tui_main(ui);
+        if (r > rc)
+            rc = r;
+    }
+    ui_free(ui);
+    free(ui);
+    return rc;
 }

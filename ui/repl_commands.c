@@ -1,9 +1,908 @@
 /* repl_commands.c - commands that exist only at the `wmx>` prompt
  * (they act on the session: load, step, undo, ...).  The shared batch
- * commands are in src/commands.c; cmd_find() searches both tables. */
+ * commands are in src/commands.c; cmd_find() searches both tables, and the
+ * `key` field of each entry is what keys.c binds and `keys` lists. */
 #include "cli.h"
+#include "ui.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "load.h"
+#include "report.h"
+#include "trace.h"
+#include "util.h"
+
+#define UI(ctx) ((ui_state *)(ctx)->ui)
+
+/* Every session command needs a program. */
+static ui_session *need_program(cmd_ctx *ctx)
+{
+    ui_session *s = &UI(ctx)->sess;
+    if (!s->prog) {
+        fprintf(ctx->err, "no program loaded (use `load FILE`)\n");
+        return NULL;
+    }
+    return s;
+}
+
+static int parse_int(cmd_ctx *ctx, const char *what, const char *s, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *s == '\0' || *end != '\0') {
+        fprintf(ctx->err, "%s: expected a number, got '%s'\n", what, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Prints the event of the step just taken ("  3  P0: r0 = y   r y=0"). */
+static void print_step(cmd_ctx *ctx, const ui_session *s, int i)
+{
+    char line[512];
+    machine_describe(s->m, &s->events[i], line, sizeof line);
+    fprintf(ctx->out, "  %3d  %s\n", i + 1, line);
+}
+
+/* Tells why nothing more can happen, once the execution is final. */
+static void print_final(cmd_ctx *ctx, const ui_session *s)
+{
+    const void *st = sess_state(s);
+    if (!machine_is_final(s->m, st))
+        return;
+    const wmx_program *p = s->prog;
+    fprintf(ctx->out, "final state:");
+    for (int t = 0; t < p->nthreads; t++) {
+        const ir_thread *th = &p->threads[t];
+        const wmx_val *regs = machine_regs(s->m, st, t);
+        for (int r = 0; r < th->nregs; r++)
+            if (th->reg_names[r][0] != '$')
+                fprintf(ctx->out, " %s:%s=%lld;", th->name, th->reg_names[r], (long long)regs[r]);
+    }
+    fprintf(ctx->out, "\n");
+    for (int t = 0; t < p->nthreads; t++) {
+        int ei = machine_error_instr(s->m, st, t);
+        if (machine_status(s->m, st, t) == TS_ERROR && ei >= 0) {
+            const ir_instr *in = &p->threads[t].instrs[ei];
+            fprintf(ctx->out, "%s:%d:%d: assertion failed in %s: %s\n", p->file, in->loc.line,
+                    in->loc.col, p->threads[t].name, in->text ? in->text : "");
+        }
+    }
+    if (p->quant != Q_NONE) {
+        const wmx_val **regs = wmx_malloc((size_t)p->nthreads * sizeof *regs);
+        for (int t = 0; t < p->nthreads; t++)
+            regs[t] = machine_regs(s->m, st, t);
+        char cond[1024];
+        report_condition(p, cond, sizeof cond);
+        fprintf(ctx->out, "%s: proposition %s\n", cond,
+                ir_cond_eval(p, p->cond_root, regs, machine_memory(s->m, st)) ? "holds" : "does not hold");
+        free(regs);
+    }
+}
+
+static void stepped(ui_state *ui)
+{
+    ui->panes[PANE_EVENTS].follow = true;
+    ui->panes[PANE_SOURCE].follow = true;
+}
+
+/* ---- load / save ---- */
+
+static int cmd_load(int argc, char **argv, cmd_ctx *ctx)
+{
+    if (argc != 2) {
+        fprintf(ctx->err, "usage: load FILE (a program or a trace)\n");
+        return EXIT_USAGE;
+    }
+    return ui_load(UI(ctx), argv[1], ctx->out, ctx->err);
+}
+
+static int save_trace(cmd_ctx *ctx, const char *path)
+{
+    ui_session *s = need_program(ctx);
+    if (!s)
+        return EXIT_USAGE;
+    trace_data td = { s->prog->file, s->model, s->pos, s->steps, s->events };
+    wmx_error err = { 0 };
+    if (trace_save(path, s->m, &td, &err) < 0) {
+        char buf[1024];
+        fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+        return EXIT_USAGE;
+    }
+    fprintf(ctx->out, "saved the %d steps of the current execution to %s\n", s->pos, path);
+    return EXIT_OK;
+}
+
+static int save_screen(cmd_ctx *ctx, const char *path)
+{
+    ui_state *ui = UI(ctx);
+    /* the screen as it will look once this command is done */
+    ui_draw(ui);
+    char *text = scr_text(&ui->scr);
+    wmx_error err = { 0 };
+    int rc = wmx_write_file_atomic(path, text, strlen(text), &err);
+    free(text);
+    if (rc < 0) {
+        char buf[1024];
+        fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+        return EXIT_USAGE;
+    }
+    fprintf(ctx->out, "screen (%dx%d) saved to %s\n", ui->scr.w, ui->scr.h, path);
+    return EXIT_OK;
+}
+
+static int cmd_save(int argc, char **argv, cmd_ctx *ctx)
+{
+    if (argc == 3 && strcmp(argv[1], "trace") == 0)
+        return save_trace(ctx, argv[2]);
+    if (argc == 3 && strcmp(argv[1], "screen") == 0)
+        return save_screen(ctx, argv[2]);
+    fprintf(ctx->err, "usage: save trace FILE | save screen FILE\n");
+    return EXIT_USAGE;
+}
+
+static int cmd_save_screen(int argc, char **argv, cmd_ctx *ctx)
+{
+    if (argc != 2) {
+        fprintf(ctx->err, "usage: save-screen FILE\n");
+        return EXIT_USAGE;
+    }
+    return save_screen(ctx, argv[1]);
+}
+
+/* ---- stepping ---- */
+
+static int cmd_step(int argc, char **argv, cmd_ctx *ctx)
+{
+    ui_session *s = need_program(ctx);
+    if (!s)
+        return EXIT_USAGE;
+    if (argc != 2) {
+        fprintf(ctx->err, "usage: step THREAD (a name like P0 or a number)\n");
+        return EXIT_USAGE;
+    }
+    int t = ui_find_thread(s->prog, argv[1]);
+    if (t < 0) {
+        fprintf(ctx->err, "no thread '%s'\n", argv[1]);
+        return EXIT_USAGE;
+    }
+    wmx_transition tr = { TR_STEP, t, -1 };
+    if (!machine_is_enabled(s->m, sess_state(s), &tr)) {
+        const char *why = ui_thread_state(s, sess_state(s), t);
+        fprintf(ctx->err, "%s cannot step: it is %s%s\n", s->prog->threads[t].name, why,
+                strcmp(why, "waiting") == 0 ? " (a fence or await needs its buffer drained / a value)" : "");
+        return EXIT_USAGE;
+    }
+    sess_apply(s, &tr);
+    print_step(ctx, s, s->pos - 1);
+    print_final(ctx, s);
+    stepped(UI(ctx));
+    return EXIT_OK;
+}
+
+static int cmd_flush(int argc, char **argv, cmd_ctx *ctx)
+{
+    ui_session *s = need_program(ctx);
+    if (!s)
+        return EXIT_USAGE;
+    if (argc < 2 || argc > 3) {
+        fprintf(ctx->err, "usage: flush THREAD [VARIABLE]\n");
+        return EXIT_USAGE;
+    }
+    if (s->model == MODEL_SC) {
+        fprintf(ctx->err, "there are no store buffers under SC (try `model tso`)\n");
+        return EXIT_USAGE;
+    }
+    int t = ui_find_thread(s->prog, argv[1]);
+    if (t < 0) {
+        fprintf(ctx->err, "no thread '%s'\n", argv[1]);
+        return EXIT_USAGE;
+    }
+    const buf_entry *b;
+    int n = machine_buffer(s->m, sess_state(s), t, &b);
+    if (n == 0) {
+        fprintf(ctx->err, "%s's store buffer is empty\n", s->prog->threads[t].name);
+        return EXIT_USAGE;
+    }
+    int cell = -1;
+    if (s->model == MODEL_PSO) {
+        cell = b[0].cell;           /* default: the oldest entry's variable */
+        if (argc == 3) {
+            cell = ui_find_cell(s->prog, argv[2]);
+            if (cell < 0) {
+                fprintf(ctx->err, "no variable '%s'\n", argv[2]);
+                return EXIT_USAGE;
+            }
+        }
+    } else if (argc == 3) {
+        int c = ui_find_cell(s->prog, argv[2]);
+        if (c != b[0].cell) {
+            char name[128];
+            fprintf(ctx->err, "under TSO only the oldest entry (%s) can be flushed\n",
+                    ir_cell_name(s->prog, b[0].cell, name, sizeof name));
+            return EXIT_USAGE;
+        }
+    }
+    wmx_transition tr = { TR_FLUSH, t, cell };
+    if (!machine_is_enabled(s->m, sess_state(s), &tr)) {
+        fprintf(ctx->err, "%s has no buffered store to %s\n", s->prog->threads[t].name, argv[2]);
+        return EXIT_USAGE;
+    }
+    sess_apply(s, &tr);
+    print_step(ctx, s, s->pos - 1);
+    print_final(ctx, s);
+    stepped(UI(ctx));
+    return EXIT_OK;
+}
+
+static int move_to(cmd_ctx *ctx, ui_session *s, long pos)
+{
+    if (pos < 0)
+        pos = 0;
+    if (pos > s->len)
+        pos = s->len;
+    s->pos = (int)pos;
+    fprintf(ctx->out, "at step %d of %d\n", s->pos, s->len);
+    stepped(UI(ctx));
+    return EXIT_OK;
+}
+
+static int undo_redo(int argc, char **argv, cmd_ctx *ctx, int dir)
+{
+    ui_session *s = need_program(ctx);
+    if (!s)
+        return EXIT_USAGE;
+    long n = 1;
+    if (argc > 2 || (argc == 2 && parse_int(ctx, argv[0], argv[1], &n) < 0)) {
+        fprintf(ctx->err, "usage: %s [N]\n", argv[0]);
+        return EXIT_USAGE;
+    }
+    if (dir < 0 && s->pos == 0) {
+        fprintf(ctx->err, "nothing to undo: at the start\n");
+        return EXIT_USAGE;
+    }
+    if (dir > 0 && s->pos == s->len) {
+        fprintf(ctx->err, "nothing to redo\n");
+        return EXIT_USAGE;
+    }
+    if (dir > 0)
+        for (long i = 0; i < n && s->pos + i < s->len; i++)
+            print_step(ctx, s, (int)(s->pos + i));
+    return move_to(ctx, s, s->pos + dir * n);
+}
+
+static int cmd_undo(int argc, char **argv, cmd_ctx *ctx) { return undo_redo(argc, argv, ctx, -1); }
+static int cmd_redo(int argc, char **argv, cmd_ctx *ctx) { return undo_redo(argc, argv, ctx, 1); }
+
+static int cmd_restart(int argc, char **argv, cmd_ctx *ctx)
+{
+    ui_session *s = need_program(ctx);
+    if (!s)
+        return EXIT_USAGE;
+    return move_to(ctx, s, 0);
+}
+
+static int cmd_goto(int argc, char **argv, cmd_ctx *ctx)
+{
+    ui_session *s = need_program(ctx);
+    long n;
+    if (!s)
+        return EXIT_USAGE;
+    if (argc != 2 || parse_int(ctx, "goto", argv[1], &n) < 0) {
+        fprintf(ctx->err, "usage: goto N (0 = the start, %d = the end of the timeline)\n", s->len);
+        return EXIT_USAGE;
+    }
+    if (n < 0 || n > s->len) {
+        fprintf(ctx->err, "goto: step %ld is outside the timeline (0..%d)\n", n, s->len);
+        return EXIT_USAGE;
+    }
+    return move_to(ctx, s, n);
+}
+
+static uint64_t rng_next(uint64_t *x)
+{
+    *x ^= *x >> 12;
+    *x ^= *x << 25;
+    *x ^= *x >> 27;
+    return *x * 2685821657736338717ULL;
+}
+
+static int cmd_random(int argc, char **argv, cmd_ctx *ctx)
+{
+    ui_session *s = need_program(ctx);
+    if (!s)
+        return EXIT_USAGE;
+    long seed = (long)(time(NULL) % 100000);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+            if (parse_int(ctx, "--seed", argv[++i], &seed) < 0)
+                return EXIT_USAGE;
+        } else if (strncmp(argv[i], "--seed=", 7) == 0) {
+            if (parse_int(ctx, "--seed", argv[i] + 7, &seed) < 0)
+                return EXIT_USAGE;
+        } else {
+            fprintf(ctx->err, "usage: random [--seed N]\n");
+            return EXIT_USAGE;
+        }
+    }
+    uint64_t x = (uint64_t)seed * 0x9E3779B97F4A7C15ULL + 1;
+    wmx_transition *en = wmx_malloc((size_t)machine_max_enabled(s->m) * sizeof *en);
+    int start = s->pos;
+    fprintf(ctx->out, "random run from step %d, seed %ld\n", start, seed);
+    for (;;) {
+        if (ctx->cancel && *ctx->cancel)
+            break;
+        int n = machine_enabled(s->m, sess_state(s), en);
+        if (n == 0)
+            break;
+        wmx_transition tr = en[rng_next(&x) % (uint64_t)n];
+        sess_apply(s, &tr);
+        print_step(ctx, s, s->pos - 1);
+    }
+    free(en);
+    s->len = s->pos;
+    print_final(ctx, s);
+    stepped(UI(ctx));
+    return EXIT_OK;
+}
+
+/* ---- until: explore, stop at the first trace that gets there, replay ---- */
+
+typedef struct until_search {
+    ui_state *ui;
+    const ui_cond *cond;        /* NULL: the program's own proposition */
+    bool want_error;
+    const wmx_transition *prefix;
+    int prefix_len;
+    volatile sig_atomic_t *cancel;
+    bool found;
+    int len;
+    wmx_transition *steps;
+} until_search;
+
+static bool until_matches(until_search *u, const explore_trace *tr)
+{
+    if (tr->len < u->prefix_len)
+        return false;
+    for (int i = 0; i < u->prefix_len; i++) {
+        const wmx_transition *a = &tr->steps[i], *b = &u->prefix[i];
+        if (a->kind != b->kind || a->thread != b->thread || a->cell != b->cell)
+            return false;
+    }
+    const ui_session *s = &u->ui->sess;
+    if (u->want_error)
+        return tr->error;
+    if (u->cond)
+        return ui_cond_eval(u->cond, s->m, tr->final_state);
+    const wmx_program *p = s->prog;
+    const wmx_val **regs = wmx_malloc((size_t)p->nthreads * sizeof *regs);
+    for (int t = 0; t < p->nthreads; t++)
+        regs[t] = machine_regs(s->m, tr->final_state, t);
+    bool ok = ir_cond_eval(p, p->cond_root, regs, machine_memory(s->m, tr->final_state));
+    free(regs);
+    return ok;
+}
+
+static void until_trace(const explore_trace *tr, void *ud)
+{
+    until_search *u = ud;
+    if (u->found || !until_matches(u, tr))
+        return;
+    u->found = true;
+    u->len = tr->len;
+    u->steps = wmx_malloc((size_t)(tr->len ? tr->len : 1) * sizeof *u->steps);
+    memcpy(u->steps, tr->steps, (size_t)tr->len * sizeof *u->steps);
+    *u->cancel = 1;             /* stop the explorer: we have our path */
+}
+
+static void ui_progress_cb(const explore_progress *pr, void *ud)
+{
+    ui_state *ui = ud;
+    ui->progress.traces = pr->traces;
+    ui->progress.blocked = pr->blocked;
+    ui->progress.events = pr->events;
+    ui->progress.elapsed = pr->elapsed_s;
+    ui->progress.tick++;
+    if (ui_progress_hook)
+        ui_progress_hook(ui);
+}
+
+static void until_progress(const explore_progress *pr, void *ud)
+{
+    ui_progress_cb(pr, ((until_search *)ud)->ui);
+}
+
+static int cmd_until(int argc, char **argv, cmd_ctx *ctx)
+{
+    ui_state *ui = UI(ctx);
+    ui_session *s = need_program(ctx);
+    if (!s)
+        return EXIT_USAGE;
+    explore_algo algo = ALGO_NAIVE;
+    char text[1024] = "";
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--algo") == 0 && i + 1 < argc) {
+            if (algo_parse(argv[++i], &algo) < 0) {
+                fprintf(ctx->err, "unknown algorithm '%s' (naive, rfsmc or odpor)\n", argv[i]);
+                return EXIT_USAGE;
+            }
+            continue;
+        }
+        size_t l = strlen(text);
+        snprintf(text + l, sizeof text - l, "%s%s", l ? " " : "", argv[i]);
+    }
+    until_search u = { ui, NULL, false, s->steps, s->pos, ctx->cancel, false, 0, NULL };
+    ui_cond *cond = NULL;
+    if (strcmp(text, "error") == 0 || strcmp(text, "assert") == 0 || strcmp(text, "assertion") == 0) {
+        u.want_error = true;
+    } else if (text[0]) {
+        char err[256];
+        cond = ui_cond_parse(s->prog, text, err, sizeof err);
+        if (!cond) {
+            fprintf(ctx->err, "until: %s\n", err);
+            return EXIT_USAGE;
+        }
+        u.cond = cond;
+    } else if (s->prog->quant == Q_NONE) {
+        fprintf(ctx->err, "until: the program has no condition; give one (until P0:r0=1 /\\ x=2) or `until error`\n");
+        return EXIT_USAGE;
+    }
+    char what[1100];
+    if (u.want_error)
+        snprintf(what, sizeof what, "an assertion failure");
+    else if (!text[0])
+        report_condition(s->prog, what, sizeof what);
+    else
+        snprintf(what, sizeof what, "%s", text);
+    /* first from the current state, then (if that fails) from the start */
+    int rc = EXIT_OK;
+    for (int pass = 0; pass < 2 && !u.found; pass++) {
+        if (pass == 1) {
+            if (s->pos == 0 || *ctx->cancel)
+                break;
+            u.prefix_len = 0;
+        }
+        explore_opts o;
+        explore_opts_init(&o);
+        o.model = s->model;
+        o.algo = algo;
+        o.cancel = ctx->cancel;
+        o.on_trace = until_trace;
+        o.progress = until_progress;
+        o.ud = &u;
+        explore_result res;
+        wmx_error err = { 0 };
+        ui->progress = (ui_progress){ true, "searching", 0, 0, 0, 0, 0 };
+        *ctx->cancel = 0;
+        int r = explore_run(s->prog, &o, &res, &err);
+        ui->progress.active = false;
+        bool interrupted = !u.found && *ctx->cancel;
+        *ctx->cancel = 0;
+        if (r < 0) {
+            char buf[1024];
+            fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+            explore_result_free(&res);
+            rc = EXIT_USAGE;
+            break;
+        }
+        if (!u.found && interrupted)
+            fprintf(ctx->out, "interrupted after %ld traces\n", res.traces);
+        else if (!u.found && pass == 0 && s->pos > 0)
+            fprintf(ctx->out, "%s is not reachable from the current state (step %d); searching from the start\n",
+                    what, s->pos);
+        else if (!u.found)
+            fprintf(ctx->out, "no execution reaches %s under %s (%ld traces explored%s)\n", what,
+                    model_name(s->model), res.traces, res.complete ? "" : ", PARTIAL");
+        explore_result_free(&res);
+        if (interrupted) {
+            rc = EXIT_LIMIT;
+            break;
+        }
+    }
+    ui_cond_free(cond);
+    if (!u.found)
+        return rc == EXIT_OK ? EXIT_FAIL : rc;
+    int from = u.prefix_len;
+    sess_replay(s, u.steps, u.len, u.len, NULL);
+    free(u.steps);
+    fprintf(ctx->out, "reached %s in %d steps%s:\n", what, s->len,
+            from > 0 ? " (continuing from the current state)" : "");
+    for (int i = from; i < s->len; i++)
+        print_step(ctx, s, i);
+    print_final(ctx, s);
+    fprintf(ctx->out, "(undo, redo and goto N step through it)\n");
+    stepped(ui);
+    return EXIT_OK;
+}
+
+/* ---- explore's executions list (hooks called by the shared `explore`) ---- */
+
+static void explore_trace_cb(const explore_trace *tr, void *ud)
+{
+    ui_state *ui = ud;
+    ui_exec_list *l = &ui->sess.execs;
+    const wmx_program *p = ui->sess.prog;
+    wmx_val vals[64];
+    int n = l->nobserved < 64 ? l->nobserved : 64;
+    for (int i = 0; i < n; i++) {
+        const cond_lhs *o = &l->observed[i];
+        vals[i] = o->thread >= 0 ? machine_regs(l->m, tr->final_state, o->thread)[o->reg]
+                                 : machine_memory(l->m, tr->final_state)[o->cell];
+    }
+    ui_exec_class *c = NULL;
+    for (int i = 0; i < l->n && !c; i++)
+        if (l->v[i].blocked == tr->blocked && l->v[i].error == tr->error &&
+            memcmp(l->v[i].vals, vals, (size_t)n * sizeof *vals) == 0)
+            c = &l->v[i];
+    if (!c) {
+        if (l->n >= 10000)
+            return;                 /* enough to browse */
+        if (l->n == l->cap) {
+            l->cap = l->cap ? 2 * l->cap : 16;
+            l->v = wmx_realloc(l->v, (size_t)l->cap * sizeof *l->v);
+        }
+        c = &l->v[l->n++];
+        memset(c, 0, sizeof *c);
+        c->vals = wmx_malloc((size_t)(n ? n : 1) * sizeof *vals);
+        memcpy(c->vals, vals, (size_t)n * sizeof *vals);
+        c->blocked = tr->blocked;
+        c->error = tr->error;
+        char label[512] = "";
+        for (int i = 0; i < n; i++) {
+            char lhs[128];
+            ir_lhs_format(p, &l->observed[i], lhs, sizeof lhs);
+            size_t len = strlen(label);
+            snprintf(label + len, sizeof label - len, "%s=%lld;%s", lhs, (long long)vals[i],
+                     i + 1 < n ? " " : "");
+        }
+        c->label = wmx_strdup(label);
+        if (p->quant != Q_NONE) {
+            const wmx_val **regs = wmx_malloc((size_t)p->nthreads * sizeof *regs);
+            for (int t = 0; t < p->nthreads; t++)
+                regs[t] = machine_regs(l->m, tr->final_state, t);
+            c->satisfies = ir_cond_eval(p, p->cond_root, regs, machine_memory(l->m, tr->final_state));
+            free(regs);
+        }
+    }
+    c->count++;
+    l->traces++;
+    if (c->ntraces < UI_TRACES_PER_CLASS) {
+        ui_trace *t = &c->traces[c->ntraces++];
+        t->len = tr->len;
+        t->steps = wmx_malloc((size_t)(tr->len ? tr->len : 1) * sizeof *t->steps);
+        memcpy(t->steps, tr->steps, (size_t)tr->len * sizeof *t->steps);
+    }
+}
+
+static void explore_progress_cb(const explore_progress *pr, void *ud)
+{
+    ui_progress_cb(pr, ud);
+}
+
+void ui_explore_before(explore_opts *o, cmd_ctx *ctx)
+{
+    ui_state *ui = UI(ctx);
+    ui_exec_list *l = &ui->sess.execs;
+    sess_exec_clear(l);
+    wmx_error err = { 0 };
+    l->m = machine_new(ui->sess.prog, o->model, &err);
+    if (!l->m)
+        return;                     /* explore_run reports it */
+    explore_result tmp;
+    explore_result_init(&tmp, ui->sess.prog, o->model, o->algo);
+    l->nobserved = tmp.nobserved;
+    l->observed = wmx_malloc((size_t)(tmp.nobserved ? tmp.nobserved : 1) * sizeof *l->observed);
+    memcpy(l->observed, tmp.observed, (size_t)tmp.nobserved * sizeof *l->observed);
+    explore_result_free(&tmp);
+    l->model = o->model;
+    l->algo = o->algo;
+    o->on_trace = explore_trace_cb;
+    o->progress = explore_progress_cb;
+    o->ud = ui;
+    char what[64];
+    snprintf(what, sizeof what, "exploring (%s, %s)", algo_name(o->algo), model_name(o->model));
+    static char what_buf[64];
+    memcpy(what_buf, what, sizeof what_buf);
+    ui->progress = (ui_progress){ true, what_buf, 0, 0, 0, 0, 0 };
+}
+
+static int class_cmp(const void *a, const void *b, void *ctx)
+{
+    const ui_exec_class *x = a, *y = b;
+    int n = *(const int *)ctx;
+    for (int i = 0; i < n; i++)
+        if (x->vals[i] != y->vals[i])
+            return x->vals[i] < y->vals[i] ? -1 : 1;
+    if (x->blocked != y->blocked)
+        return x->blocked ? 1 : -1;
+    if (x->error != y->error)
+        return x->error ? 1 : -1;
+    return 0;
+}
+
+void ui_explore_after(const explore_result *r, cmd_ctx *ctx)
+{
+    ui_state *ui = UI(ctx);
+    ui_exec_list *l = &ui->sess.execs;
+    ui->progress.active = false;
+    if (!l->m)
+        return;
+    int n = l->nobserved < 64 ? l->nobserved : 64;
+    wmx_sort(l->v, (size_t)l->n, sizeof *l->v, class_cmp, &n);
+    l->valid = true;
+    l->complete = r->complete;
+    int nfinal = 0;
+    for (int i = 0; i < l->n; i++)
+        nfinal += !l->v[i].blocked && !l->v[i].error;
+    snprintf(l->summary, sizeof l->summary, "%d final state%s, %ld traces, %s, %s%s%s", nfinal,
+             nfinal == 1 ? "" : "s", l->traces, model_name(l->model), algo_name(l->algo),
+             r->complete ? "" : " - PARTIAL: ", r->complete ? "" : (r->stop_reason ? r->stop_reason : "stopped"));
+    fprintf(ctx->out, "Executions (%s) - `select N` or Enter in the list replays one:\n", l->summary);
+    for (int i = 0; i < l->n; i++) {
+        const ui_exec_class *c = &l->v[i];
+        fprintf(ctx->out, "  %3d %7ld trace%s  %s%s%s%s\n", i + 1, c->count, c->count == 1 ? " " : "s",
+                c->label, c->satisfies ? "  cond holds" : "", c->blocked ? "  blocked" : "",
+                c->error ? "  ASSERTION FAILED" : "");
+    }
+    ui->panes[PANE_EXECS].sel = 0;
+    ui->panes[PANE_EXECS].scroll = 0;
+    ui->bottom = PANE_EXECS;
+    ui->focus = PANE_EXECS;
+}
+
+static int cmd_select(int argc, char **argv, cmd_ctx *ctx)
+{
+    ui_state *ui = UI(ctx);
+    ui_session *s = need_program(ctx);
+    if (!s)
+        return EXIT_USAGE;
+    ui_exec_list *l = &s->execs;
+    long n = 0, k = 1;
+    if (!l->valid || l->n == 0) {
+        fprintf(ctx->err, "no executions to select: run `explore` first\n");
+        return EXIT_USAGE;
+    }
+    if (argc < 2 || argc > 3 || parse_int(ctx, "select", argv[1], &n) < 0 ||
+        (argc == 3 && parse_int(ctx, "select", argv[2], &k) < 0)) {
+        fprintf(ctx->err, "usage: select N [K]  (execution N of the list, its K-th trace)\n");
+        return EXIT_USAGE;
+    }
+    if (n < 1 || n > l->n) {
+        fprintf(ctx->err, "select: no execution %ld (1..%d)\n", n, l->n);
+        return EXIT_USAGE;
+    }
+    ui_exec_class *c = &l->v[n - 1];
+    if (k < 1 || k > c->ntraces) {
+        fprintf(ctx->err, "select: execution %ld has %d recorded trace%s\n", n, c->ntraces,
+                c->ntraces == 1 ? "" : "s");
+        return EXIT_USAGE;
+    }
+    if (l->model != s->model) {
+        wmx_error err = { 0 };
+        if (sess_set_model(s, l->model, &err) < 0)
+            return EXIT_USAGE;
+        fprintf(ctx->out, "model switched to %s (the executions were explored under it)\n",
+                model_name(l->model));
+    }
+    ui_trace *t = &c->traces[k - 1];
+    int bad = 0;
+    if (sess_replay(s, t->steps, t->len, t->len, &bad) < 0) {
+        fprintf(ctx->err, "select: step %d of the recorded trace is not enabled\n", bad + 1);
+        return EXIT_USAGE;
+    }
+    ui->panes[PANE_EXECS].sel = (int)n - 1;
+    fprintf(ctx->out, "execution %ld (trace %ld of %ld): %s%s\n", n, k, c->count, c->label,
+            c->satisfies ? "  cond holds" : "");
+    for (int i = 0; i < s->len; i++)
+        print_step(ctx, s, i);
+    print_final(ctx, s);
+    stepped(ui);
+    return EXIT_OK;
+}
+
+/* ---- settings ---- */
+
+static int cmd_model(int argc, char **argv, cmd_ctx *ctx)
+{
+    ui_state *ui = UI(ctx);
+    if (argc == 1) {
+        fprintf(ctx->out, "model %s\n", model_name(ui->sess.model));
+        return EXIT_OK;
+    }
+    wmx_model m;
+    if (argc != 2 || model_parse(argv[1], &m) < 0) {
+        fprintf(ctx->err, "usage: model sc|tso|pso\n");
+        return EXIT_USAGE;
+    }
+    wmx_error err = { 0 };
+    if (sess_set_model(&ui->sess, m, &err) < 0) {
+        char buf[1024];
+        fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+        return EXIT_USAGE;
+    }
+    fprintf(ctx->out, "model %s: restarted at step 0\n", model_name(m));
+    stepped(ui);
+    return EXIT_OK;
+}
+
+static int cmd_algo(int argc, char **argv, cmd_ctx *ctx)
+{
+    ui_state *ui = UI(ctx);
+    explore_algo a;
+    if (argc == 1) {
+        fprintf(ctx->out, "algorithm %s\n", algo_name(ui->sess.algo));
+        return EXIT_OK;
+    }
+    if (argc != 2 || algo_parse(argv[1], &a) < 0) {
+        fprintf(ctx->err, "usage: algo naive|rfsmc|odpor\n");
+        return EXIT_USAGE;
+    }
+    ui->sess.algo = a;
+    fprintf(ctx->out, "algorithm %s (used by `explore`)\n", algo_name(a));
+    return EXIT_OK;
+}
+
+static int cmd_theme(int argc, char **argv, cmd_ctx *ctx)
+{
+    ui_state *ui = UI(ctx);
+    if (argc == 1) {
+        char **names = ui_theme_list();
+        fprintf(ctx->out, "themes:");
+        for (int i = 0; names[i]; i++) {
+            fprintf(ctx->out, " %s%s", names[i], strcmp(names[i], ui->theme.name) == 0 ? "*" : "");
+            free(names[i]);
+        }
+        free(names);
+        fprintf(ctx->out, "%s\n", ui->no_color ? "  (NO_COLOR is set: no colours)" : "");
+        return EXIT_OK;
+    }
+    if (argc != 2) {
+        fprintf(ctx->err, "usage: theme [NAME]\n");
+        return EXIT_USAGE;
+    }
+    if (ui_set_theme(ui, argv[1], ctx->err) < 0)
+        return EXIT_USAGE;
+    fprintf(ctx->out, "theme %s\n", ui->theme.name);
+    return EXIT_OK;
+}
+
+/* ---- panes ---- */
+
+static int cmd_focus(int argc, char **argv, cmd_ctx *ctx)
+{
+    ui_state *ui = UI(ctx);
+    if (argc != 2) {
+        fprintf(ctx->err, "usage: focus PANE (");
+        for (int i = 0; i < PANE_COUNT; i++)
+            fprintf(ctx->err, "%s%s", i ? ", " : "", ui->panes[i].ops->name);
+        fprintf(ctx->err, ")\n");
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "next") == 0 || strcmp(argv[1], "prev") == 0) {
+        int d = argv[1][0] == 'n' ? 1 : PANE_COUNT - 1, f = ui->focus;
+        /* the visible panes, plus the bottom area's other pane */
+        for (int i = 0; i < PANE_COUNT; i++) {
+            f = (f + d) % PANE_COUNT;
+            if (ui->panes[f].shown || f == PANE_OUTPUT || (f == PANE_EXECS && ui->sess.execs.valid))
+                break;
+        }
+        ui_focus(ui, f);
+        return EXIT_OK;
+    }
+    for (int i = 0; i < PANE_COUNT; i++)
+        if (strncmp(ui->panes[i].ops->name, argv[1], strlen(argv[1])) == 0) {
+            ui_focus(ui, i);
+            return EXIT_OK;
+        }
+    fprintf(ctx->err, "no pane '%s'\n", argv[1]);
+    return EXIT_USAGE;
+}
+
+static int cmd_zoom(int argc, char **argv, cmd_ctx *ctx)
+{
+    ui_state *ui = UI(ctx);
+    if (argc == 2)
+        cmd_focus(argc, argv, ctx);
+    ui->zoom = argc == 2 ? true : !ui->zoom;
+    return EXIT_OK;
+}
+
+static int cmd_scroll(int argc, char **argv, cmd_ctx *ctx)
+{
+    long n;
+    if (argc != 2 || parse_int(ctx, "scroll", argv[1], &n) < 0) {
+        fprintf(ctx->err, "usage: scroll N (lines, negative scrolls up)\n");
+        return EXIT_USAGE;
+    }
+    ui_scroll(UI(ctx), (int)n);
+    return EXIT_OK;
+}
+
+static int cmd_clear(int argc, char **argv, cmd_ctx *ctx)
+{
+    out_clear(&UI(ctx)->out);
+    return EXIT_OK;
+}
+
+static int cmd_keys(int argc, char **argv, cmd_ctx *ctx)
+{
+    ui_print_keys(ctx->out);
+    return EXIT_OK;
+}
+
+static int cmd_quit(int argc, char **argv, cmd_ctx *ctx)
+{
+    UI(ctx)->quit = true;
+    return EXIT_OK;
+}
 
 const command wmx_repl_commands[] = {
-    { NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL },
+    { "load", "FILE", "load a program (.wmx, .litmus) or a trace file",
+      "Loads a program, or a trace file (its program, model and steps).  A parse\n"
+      "error is shown as file:line:col and the current program stays loaded.",
+      "file", cmd_load, CMD_REPL, NULL },
+    { "step", "THREAD", "run a thread's next instruction",
+      "Runs the next instruction of THREAD (a name such as P0, or its number).\n"
+      "Keys: the digit of the thread, with an empty command line.",
+      "thread", cmd_step, CMD_REPL, "0-9" },
+    { "flush", "THREAD [VARIABLE]", "move the oldest store of a buffer to memory",
+      "Writes the oldest entry of THREAD's store buffer to memory (TSO), or the\n"
+      "oldest entry for VARIABLE (PSO; default: the oldest entry's variable).\n"
+      "Keys: Alt-digit (or Esc then the digit).",
+      "thread var", cmd_flush, CMD_REPL, "M-0..M-9" },
+    { "undo", "[N]", "go back N steps (default 1)",
+      "Goes back N steps; the undone steps stay in the timeline for redo.",
+      "", cmd_undo, CMD_REPL, "- ^Z" },
+    { "redo", "[N]", "replay N undone steps (default 1)",
+      "Replays the next N steps of the timeline.", "", cmd_redo, CMD_REPL, "+ ^Y" },
+    { "restart", "", "back to the initial state (the timeline is kept)",
+      "Goes back to step 0; redo or goto replays the timeline.", "", cmd_restart, CMD_REPL, "F5" },
+    { "goto", "N", "jump to step N of the timeline",
+      "Moves to step N (0 = the initial state) of the current timeline.", "", cmd_goto, CMD_REPL, NULL },
+    { "random", "[--seed N]", "run randomly to the end",
+      "From the current state, picks enabled steps (thread steps and flushes) at\n"
+      "random until nothing is enabled.  The seed is printed so a run can be repeated.",
+      "", cmd_random, CMD_REPL, "F6" },
+    { "until", "[COND | error] [--algo A]", "find a run to an outcome (or an assertion failure) and replay it",
+      "Explores from the current state for an execution ending where COND holds\n"
+      "(default: the program's condition), e.g. `until P0:r0=0 /\\ P1:r0=0` or\n"
+      "`until [x]=2`; `until error` looks for an assertion failure.  When nothing\n"
+      "continues the current state it searches from the start.  The path found\n"
+      "becomes the timeline: undo, redo and goto step through it.",
+      "thread var", cmd_until, CMD_REPL, NULL },
+    { "select", "N [K]", "replay execution N of the explore list (its K-th trace)",
+      "Replays a recorded trace of the N-th execution of the last `explore` in\n"
+      "the stepping panes.  Enter on a line of the executions pane does the same.",
+      "", cmd_select, CMD_REPL, "Enter" },
+    { "model", "sc|tso|pso", "change the memory model (restarts the execution)",
+      "Switches the machine to SC, TSO or PSO and goes back to the initial state.",
+      "model", cmd_model, CMD_REPL, NULL },
+    { "algo", "naive|rfsmc|odpor", "choose the algorithm `explore` uses",
+      "Sets the default algorithm of `explore` (its --algo option overrides it).",
+      "algo", cmd_algo, CMD_REPL, NULL },
+    { "theme", "[NAME]", "switch the colour theme (list them without NAME)",
+      "Loads themes/NAME.theme (default, light, mono, ...).  NO_COLOR disables colours.",
+      "theme", cmd_theme, CMD_REPL, NULL },
+    { "save", "trace FILE | screen FILE", "save the current execution or the screen",
+      "`save trace FILE` writes the steps up to the current one as a trace file\n"
+      "(load it again, or give it to `check` and `graph`).  `save screen FILE`\n"
+      "writes the screen as text.", "file", cmd_save, CMD_REPL, NULL },
+    { "save-screen", "FILE", "write the screen as text",
+      "Writes what the screen shows as plain text (atomically).", "file", cmd_save_screen, CMD_REPL, NULL },
+    { "focus", "PANE|next|prev", "focus a pane (source, registers, buffers, memory, events, output, executions)",
+      "Focuses a pane: its frame is highlighted and scrolling keys move it.",
+      "pane", cmd_focus, CMD_REPL, "F2 S-Tab" },
+    { "zoom", "[PANE]", "give the focused pane the whole screen (again: back)",
+      "Toggles zoom of the focused pane (or zooms PANE).", "pane", cmd_zoom, CMD_REPL, "F3" },
+    { "scroll", "N", "scroll the focused pane by N lines",
+      "Scrolls the focused pane; PgUp/PgDn do it by pages.", "", cmd_scroll, CMD_REPL, "PgUp PgDn" },
+    { "clear", "", "clear the output pane", "Empties the output pane.", "", cmd_clear, CMD_REPL, "^L" },
+    { "keys", "", "list the key bindings", "Lists every key binding.", "", cmd_keys, CMD_REPL, "F1" },
+    { "quit", "", "leave wmx", "Leaves the explorer (Ctrl-D on an empty line too).", "", cmd_quit, CMD_REPL, "^D" },
 };
-const int wmx_nrepl_commands = 0;
+const int wmx_nrepl_commands = (int)(sizeof wmx_repl_commands / sizeof wmx_repl_commands[0]);

@@ -1,0 +1,210 @@
+/* test_explore.c - differential tests of the exhaustive explorers on
+ * generated programs: stateful must report exactly naive's counts and final
+ * states; rfstate must find naive's final states and exactly the number of
+ * distinct reads-from classes among naive's traces (computed here from the
+ * events of every trace, independently of rfstate's own bookkeeping). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explore.h"
+
+static const wmx_srcloc L = { 1, 1 };
+
+/* a small deterministic generator (no global state) */
+static uint64_t next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+static int pick(uint64_t *s, int n) { return (int)(next(s) % (uint64_t)n); }
+
+/* 2-3 threads, 2 variables, 2-3 instructions each: loads, stores, fences,
+ * FAA, XCHG, CAS, and a conditional store depending on a load. */
+static wmx_program *gen(uint64_t *rng)
+{
+    wmx_program *p = ir_program_new("gen", "gen", "wmx");
+    int nv = 2;
+    ir_add_var(p, "x", 1);
+    ir_add_var(p, "y", 1);
+    int nt = 2 + pick(rng, 2);
+    for (int t = 0; t < nt; t++) {
+        char name[16];
+        snprintf(name, sizeof name, "P%d", t);
+        ir_add_thread(p, name);
+        int n = 2 + pick(rng, 2);
+        for (int i = 0; i < n; i++) {
+            int k = pick(rng, 10);
+            ir_instr in;
+            char reg[16];
+            snprintf(reg, sizeof reg, "r%d", i);
+            switch (k) {
+            case 0: case 1: case 2:
+                in = ir_instr_init(I_STORE, L);
+                in.addr.var = pick(rng, nv);
+                in.e1 = ir_const(p, 1 + pick(rng, 2));
+                break;
+            case 3: case 4: case 5:
+                in = ir_instr_init(I_LOAD, L);
+                in.addr.var = pick(rng, nv);
+                in.dst = ir_thread_reg(p, t, reg);
+                break;
+            case 6:
+                in = ir_instr_init(I_FENCE, L);
+                break;
+            case 7:
+                in = ir_instr_init(I_FAA, L);
+                in.addr.var = pick(rng, nv);
+                in.e1 = ir_const(p, 1);
+                in.dst = ir_thread_reg(p, t, reg);
+                break;
+            case 8:
+                in = ir_instr_init(I_XCHG, L);
+                in.addr.var = pick(rng, nv);
+                in.e1 = ir_const(p, 3);
+                in.dst = ir_thread_reg(p, t, reg);
+                break;
+            default:
+                in = ir_instr_init(I_CAS, L);
+                in.addr.var = pick(rng, nv);
+                in.e1 = ir_const(p, 0);
+                in.e2 = ir_const(p, 2);
+                in.dst = ir_thread_reg(p, t, reg);
+                break;
+            }
+            ir_add_instr(p, t, &in);
+        }
+    }
+    /* observe everything: no condition */
+    return p;
+}
+
+/* ---- reads-from classes of naive's traces, computed from the events ---- */
+
+typedef struct rfset {
+    int n, cap;
+    char **keys;
+    int nobs;
+    const cond_lhs *obs;
+    const wmx_machine *m;
+} rfset;
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b;
+    return *x < *y ? -1 : *x > *y;
+}
+
+static void on_trace(const explore_trace *tr, void *ud)
+{
+    rfset *s = ud;
+    /* the class: sorted (reader, source) pairs, plus the final writer of each
+     * observed cell, plus the blocked flag */
+    int n = 0;
+    int64_t *pairs = malloc((size_t)(tr->len + s->nobs + 2) * sizeof *pairs);
+    for (int i = 0; i < tr->len; i++) {
+        const wmx_event *e = &tr->events[i];
+        if (e->kind == EV_READ || e->kind == EV_AWAIT || e->kind == EV_RMW)
+            pairs[n++] = ((int64_t)e->id << 32) | (uint32_t)e->rf;
+    }
+    qsort(pairs, (size_t)n, sizeof *pairs, cmp_pair);
+    const wmx_eid *w = machine_memory_writer(s->m, tr->final_state);
+    for (int i = 0; i < s->nobs; i++)
+        if (s->obs[i].thread < 0)
+            pairs[n++] = (int64_t)w[s->obs[i].cell];
+    pairs[n++] = tr->blocked;
+    size_t len = (size_t)n * sizeof *pairs;
+    for (int i = 0; i < s->n; i++)
+        if (memcmp(s->keys[i], pairs, len) == 0 && s->keys[i][len] == 'E') {
+            free(pairs);
+            return;
+        }
+    char *key = malloc(len + 1);
+    memcpy(key, pairs, len);
+    key[len] = 'E';
+    free(pairs);
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 64;
+        s->keys = realloc(s->keys, (size_t)s->cap * sizeof *s->keys);
+    }
+    s->keys[s->n++] = key;
+}
+
+static void same_states(const explore_result *a, const explore_result *b)
+{
+    ck_assert_int_eq(a->nstates, b->nstates);
+    ck_assert_int_eq(a->nobserved, b->nobserved);
+    for (int i = 0; i < a->nstates; i++)
+        ck_assert(memcmp(a->states[i].vals, b->states[i].vals,
+                         (size_t)a->nobserved * sizeof(wmx_val)) == 0);
+}
+
+START_TEST(differential)
+{
+    uint64_t rng = 0x1234567ULL + (uint64_t)_i * 7919;
+    int programs = 0;
+    for (int k = 0; k < 25; k++) {
+        wmx_program *p = gen(&rng);
+        for (int model = MODEL_SC; model <= MODEL_PSO; model++) {
+            explore_opts o;
+            explore_opts_init(&o);
+            o.model = (wmx_model)model;
+            o.algo = ALGO_NAIVE;
+            wmx_machine *m = machine_new(p, o.model, NULL);
+            explore_result naive, stateful, rfs;
+            /* naive, collecting reads-from classes as it goes */
+            rfset classes = { 0 };
+            explore_result observed;      /* only for its observed locations */
+            explore_result_init(&observed, p, o.model, ALGO_NAIVE);
+            classes.nobs = observed.nobserved;
+            classes.obs = observed.observed;
+            classes.m = m;
+            o.on_trace = on_trace;
+            o.ud = &classes;
+            ck_assert_int_eq(explore_run(p, &o, &naive, NULL), 0);
+            o.on_trace = NULL;
+            o.algo = ALGO_STATEFUL;
+            ck_assert_int_eq(explore_run(p, &o, &stateful, NULL), 0);
+            o.algo = ALGO_RFSTATE;
+            ck_assert_int_eq(explore_run(p, &o, &rfs, NULL), 0);
+            ck_assert(naive.complete && stateful.complete && rfs.complete);
+            ck_assert_int_eq(naive.traces, stateful.traces);
+            ck_assert_int_eq(naive.blocked, stateful.blocked);
+            ck_assert_int_eq(naive.positive, stateful.positive);
+            ck_assert_int_eq(naive.negative, stateful.negative);
+            same_states(&naive, &stateful);
+            same_states(&naive, &rfs);
+            ck_assert_int_eq(rfs.traces + rfs.blocked, classes.n);
+            for (int i = 0; i < classes.n; i++)
+                free(classes.keys[i]);
+            free(classes.keys);
+            explore_result_free(&naive);
+            explore_result_free(&stateful);
+            explore_result_free(&rfs);
+            explore_result_free(&observed);
+            machine_free(m);
+            programs++;
+        }
+        ir_program_free(p);
+    }
+    ck_assert_int_eq(programs, 75);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("explore");
+    TCase *tc = tcase_create("differential");
+    tcase_set_timeout(tc, 600);
+    /* 4 seeds x 25 programs x 3 models */
+    tcase_add_loop_test(tc, differential, 0, 4);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

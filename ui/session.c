@@ -1,0 +1,159 @@
+/* session.c - what the stepping panes show: a program on a machine and a
+ * timeline of transitions with one state snapshot per step.
+ *
+ * Undo, redo and `goto N` only move `pos`; a new step at pos keeps the rest
+ * of the timeline when it is the step already recorded there (so stepping
+ * along a replayed execution does not lose it) and truncates it otherwise. */
+#include "ui.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void sess_init(ui_session *s)
+{
+    memset(s, 0, sizeof *s);
+    s->model = MODEL_TSO;
+    s->algo = ALGO_NAIVE;
+}
+
+void sess_exec_clear(ui_exec_list *l)
+{
+    for (int i = 0; i < l->n; i++) {
+        free(l->v[i].vals);
+        free(l->v[i].label);
+        for (int k = 0; k < l->v[i].ntraces; k++)
+            free(l->v[i].traces[k].steps);
+    }
+    free(l->v);
+    free(l->observed);
+    machine_free(l->m);
+    memset(l, 0, sizeof *l);
+}
+
+static void timeline_free(ui_session *s)
+{
+    free(s->steps);
+    free(s->events);
+    free(s->states);
+    s->steps = NULL;
+    s->events = NULL;
+    s->states = NULL;
+    s->len = s->cap = s->pos = 0;
+}
+
+void sess_free(ui_session *s)
+{
+    timeline_free(s);
+    sess_exec_clear(&s->execs);
+    machine_free(s->m);
+    ir_program_free(s->prog);
+    s->m = NULL;
+    s->prog = NULL;
+}
+
+static void reserve(ui_session *s, int n)
+{
+    if (n <= s->cap)
+        return;
+    int cap = s->cap ? s->cap : 16;
+    while (cap < n)
+        cap *= 2;
+    s->steps = wmx_realloc(s->steps, (size_t)cap * sizeof *s->steps);
+    s->events = wmx_realloc(s->events, (size_t)cap * sizeof *s->events);
+    s->states = wmx_realloc(s->states, (size_t)(cap + 1) * s->ssize);
+    s->cap = cap;
+}
+
+/* Builds the machine for the current program and model; empty timeline. */
+static int rebuild(ui_session *s, wmx_error *err)
+{
+    wmx_machine *m = machine_new(s->prog, s->model, err);
+    if (!m)
+        return -1;
+    machine_free(s->m);
+    s->m = m;
+    timeline_free(s);
+    s->ssize = machine_state_size(m);
+    reserve(s, 16);
+    machine_init(m, s->states);
+    return 0;
+}
+
+int sess_set_program(ui_session *s, wmx_program *prog, wmx_error *err)
+{
+    wmx_program *old = s->prog;
+    wmx_machine *oldm = s->m;
+    s->prog = prog;
+    s->m = NULL;
+    wmx_machine *m = machine_new(prog, s->model, err);
+    if (!m) {
+        s->prog = old;
+        s->m = oldm;
+        ir_program_free(prog);
+        return -1;
+    }
+    machine_free(m);
+    machine_free(oldm);
+    sess_exec_clear(&s->execs);
+    ir_program_free(old);
+    return rebuild(s, err);
+}
+
+int sess_set_model(ui_session *s, wmx_model model, wmx_error *err)
+{
+    wmx_model old = s->model;
+    s->model = model;
+    if (!s->prog)
+        return 0;
+    if (rebuild(s, err) < 0) {
+        s->model = old;
+        return -1;
+    }
+    return 0;
+}
+
+const void *sess_state_at(const ui_session *s, int i)
+{
+    return s->states + (size_t)i * s->ssize;
+}
+
+const void *sess_state(const ui_session *s)
+{
+    return sess_state_at(s, s->pos);
+}
+
+void sess_apply(ui_session *s, const wmx_transition *t)
+{
+    if (s->pos < s->len) {
+        const wmx_transition *n = &s->steps[s->pos];
+        if (n->kind == t->kind && n->thread == t->thread && n->cell == t->cell) {
+            s->pos++;
+            return;
+        }
+        s->len = s->pos;            /* a different future: drop the old one */
+    }
+    reserve(s, s->len + 1);
+    unsigned char *next = s->states + (size_t)(s->pos + 1) * s->ssize;
+    memcpy(next, sess_state(s), s->ssize);
+    machine_apply(s->m, next, t, &s->events[s->pos]);
+    s->steps[s->pos] = *t;
+    s->pos++;
+    s->len = s->pos;
+}
+
+int sess_replay(ui_session *s, const wmx_transition *steps, int n, int pos, int *bad)
+{
+    s->len = s->pos = 0;
+    for (int i = 0; i < n; i++) {
+        if (!machine_is_enabled(s->m, sess_state(s), &steps[i])) {
+            if (bad)
+                *bad = i;
+            return -1;
+        }
+        sess_apply(s, &steps[i]);
+    }
+    s->pos = pos < 0 || pos > s->len ? s->len : pos;
+    return 0;
+}
