@@ -5,8 +5,9 @@ measure() {
   out=$1; shift
   /usr/bin/time -f '%e %M' -o "$out.time" "$@" > "$out" 2>"$out.err"
   status=$?
-  SECS=$(cut -d' ' -f1 "$out.time")
-  KB=$(cut -d' ' -f2 "$out.time")
+  # GNU time prints "Command exited with non-zero status N" first on failure
+  SECS=$(tail -n 1 "$out.time" | cut -d' ' -f1)
+  KB=$(tail -n 1 "$out.time" | cut -d' ' -f2)
   return $status
 }
 # json_field FILE NAME: the number after "NAME": in a one-line JSON object

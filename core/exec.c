@@ -341,36 +341,13 @@ int exec_edges(const wmx_exec *x, xedge **out)
 
 /* ---- the event-set form: writing ---- */
 
-typedef struct sbuf {
-    char *s;
-    size_t len, cap;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if (b->len + (size_t)n + 1 > b->cap) {
-        b->cap = (b->len + (size_t)n + 1) * 2;
-        b->s = wmx_realloc(b->s, b->cap);
-    }
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
-}
 
 char *exec_format(const wmx_exec *x)
 {
-    sbuf b = { 0 };
+    wmx_strbuf b = { 0 };
     const wmx_program *p = x->prog;
-    sb_printf(&b, "# wmx execution (format 1: event set + reads-from, see doc/trace-format.md)\n");
-    sb_printf(&b, "program %s\nmodel %s\nevents\n", x->program_path ? x->program_path : p->file,
+    wmx_strbuf_printf(&b, "# wmx execution (format 1: event set + reads-from, see doc/trace-format.md)\n");
+    wmx_strbuf_printf(&b, "program %s\nmodel %s\nevents\n", x->program_path ? x->program_path : p->file,
               model_name(x->model));
     for (int i = 0; i < x->nev; i++) {
         const xevent *e = &x->ev[i];
@@ -393,14 +370,14 @@ char *exec_format(const wmx_exec *x)
             snprintf(line + k, sizeof line - (size_t)k, " @%d", e->instr);
         char desc[512];
         exec_event_describe(x, i, desc, sizeof desc);
-        sb_printf(&b, "%-40s # %s\n", line, desc);
+        wmx_strbuf_printf(&b, "%-40s # %s\n", line, desc);
     }
     for (int i = 0; i < x->nobs; i++) {
         char cell[128], src[64];
-        sb_printf(&b, "final %s %s\n", ir_cell_name(p, x->obs_cell[i], cell, sizeof cell),
+        wmx_strbuf_printf(&b, "final %s %s\n", ir_cell_name(p, x->obs_cell[i], cell, sizeof cell),
                   exec_event_name(x, x->obs_writer[i], src, sizeof src));
     }
-    sb_printf(&b, "end\n");
+    wmx_strbuf_printf(&b, "end\n");
     return b.s;
 }
 

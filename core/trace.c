@@ -7,36 +7,13 @@
 #include <string.h>
 
 /* A growing string. */
-typedef struct sbuf {
-    char *s;
-    size_t len, cap;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if (b->len + (size_t)n + 1 > b->cap) {
-        b->cap = (b->len + (size_t)n + 1) * 2;
-        b->s = wmx_realloc(b->s, b->cap);
-    }
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
-}
 
 char *trace_format(const wmx_machine *m, const trace_data *td)
 {
     const wmx_program *p = machine_program(m);
-    sbuf b = { 0 };
-    sb_printf(&b, "# wmx trace (format 1, see doc/trace-format.md)\n");
-    sb_printf(&b, "program %s\nmodel %s\n", td->program, model_name(td->model));
+    wmx_strbuf b = { 0 };
+    wmx_strbuf_printf(&b, "# wmx trace (format 1, see doc/trace-format.md)\n");
+    wmx_strbuf_printf(&b, "program %s\nmodel %s\n", td->program, model_name(td->model));
     void *st = wmx_malloc(machine_state_size(m));
     machine_init(m, st);
     for (int i = 0; i < td->len; i++) {
@@ -51,9 +28,9 @@ char *trace_format(const wmx_machine *m, const trace_data *td)
         char head[200];
         snprintf(head, sizeof head, "%s %s%s%s", t->kind == TR_STEP ? "step" : "flush",
                  p->threads[t->thread].name, cell[0] ? " " : "", cell);
-        sb_printf(&b, "%-24s # %d %s\n", head, i + 1, desc);
+        wmx_strbuf_printf(&b, "%-24s # %d %s\n", head, i + 1, desc);
     }
-    sb_printf(&b, "end\n");
+    wmx_strbuf_printf(&b, "end\n");
     free(st);
     return b.s;
 }

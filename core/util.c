@@ -178,3 +178,27 @@ void wmx_sort(void *base, size_t n, size_t size,
         }
     free(tmp);
 }
+
+void wmx_strbuf_vprintf(wmx_strbuf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        return;
+    if (b->len + (size_t)n + 1 > b->cap) {
+        b->cap = (b->len + (size_t)n + 1) * 2;
+        b->s = wmx_realloc(b->s, b->cap);
+    }
+    vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+    b->len += (size_t)n;
+}
+
+void wmx_strbuf_printf(wmx_strbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    wmx_strbuf_vprintf(b, fmt, ap);
+    va_end(ap);
+}

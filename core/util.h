@@ -37,6 +37,16 @@ char *wmx_read_file(const char *path, size_t *len, wmx_error *err);
  * rename).  Returns 0 on success, -1 with err set. */
 int wmx_write_file_atomic(const char *path, const char *data, size_t len, wmx_error *err);
 
+/* A growing string: append with wmx_strbuf_printf; `s` (NULL while empty)
+ * belongs to whoever holds the struct and is freed with free(). */
+typedef struct wmx_strbuf {
+    char *s;
+    size_t len, cap;
+} wmx_strbuf;
+
+void wmx_strbuf_printf(wmx_strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void wmx_strbuf_vprintf(wmx_strbuf *b, const char *fmt, va_list ap);
+
 /* Stable merge sort with a context pointer (C11 has no qsort_r). */
 void wmx_sort(void *base, size_t n, size_t size,
               int (*cmp)(const void *a, const void *b, void *ctx), void *ctx);

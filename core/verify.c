@@ -488,20 +488,14 @@ typedef struct expl {
 static void ex_printf(expl *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void ex_printf(expl *e, const char *fmt, ...)
 {
+    wmx_strbuf b = { e->text, e->len, e->cap };
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    wmx_strbuf_vprintf(&b, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return;
-    if (e->len + (size_t)n + 1 > e->cap) {
-        e->cap = (e->len + (size_t)n + 1) * 2;
-        e->text = wmx_realloc(e->text, e->cap);
-    }
-    va_start(ap, fmt);
-    vsnprintf(e->text + e->len, e->cap - e->len, fmt, ap);
-    va_end(ap);
-    e->len += (size_t)n;
+    e->text = b.s;
+    e->len = b.len;
+    e->cap = b.cap;
 }
 
 static void ex_fact(expl *e, rel_kind k, int from, int to, int cell, const char *note)

@@ -431,9 +431,16 @@ const command wmx_commands[] = {
       "reachable, under the model (VSC-rf, VTSO-rf, VPSO-rf).  Prints a witness\n"
       "trace when consistent, else an explanation.  Exit 0 consistent, 1 not, 2 bad input.",
       "file model", cmd_check, CMD_BOTH, NULL },
-    { "graph", "TRACE-FILE [--format dot|svg|png|pdf] [-o FILE]",
-      "draw the execution graph (po, rf, co, fr edges)",
-      "Writes the execution graph of a trace with po/rf/co/fr edges styled by kind.",
+    { "graph", "TRACE-FILE [--view hb|exec] [--check sc|tso|pso|none] [--format dot|svg|png|pdf] [-o FILE]  |  (REPL) graph hb|exec|wut|tree",
+      "draw the execution graph (po, rf, co, fr edges); in the REPL also wakeup trees",
+      "Batch: writes the execution graph of a trace (events grouped per thread;\n"
+      "po, rf, co, fr and wB->wM edges styled by kind), laid out by Graphviz, as\n"
+      "DOT, SVG, PNG or PDF.  --check MODEL highlights the facts that make the\n"
+      "execution inconsistent under MODEL.\n"
+      "REPL: `graph hb|exec` opens the graph pane on the current execution,\n"
+      "`graph wut [N]` the Optimal-DPOR wakeup trees and sleep sets, `graph tree`\n"
+      "the tree of explored traces; arrows/hjkl pan, +/- zoom, n/N move between\n"
+      "nodes, Enter jumps to the event; `export FILE.svg` writes the view.",
       "file", cmd_graph, CMD_BOTH, NULL },
     { "robust", "FILE [--model tso|pso]",
       "list executions the relaxed model allows and SC does not; propose fences",

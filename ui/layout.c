@@ -17,13 +17,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include "graph.h"
 #include "util.h"
 
 static const ui_pane_ops *const pane_ops[PANE_COUNT] = {
     [PANE_SOURCE] = &pane_source_ops, [PANE_REGS] = &pane_regs_ops,
     [PANE_BUFFERS] = &pane_buffers_ops, [PANE_MEMORY] = &pane_memory_ops,
     [PANE_EVENTS] = &pane_events_ops, [PANE_OUTPUT] = &pane_output_ops,
-    [PANE_EXECS] = &pane_execs_ops,
+    [PANE_EXECS] = &pane_execs_ops, [PANE_GRAPH] = &pane_graph_ops,
 };
 
 void ui_init(ui_state *ui, cmd_ctx *ctx)
@@ -45,6 +46,7 @@ void ui_init(ui_state *ui, cmd_ctx *ctx)
 void ui_free(ui_state *ui)
 {
     sess_free(&ui->sess);
+    ui_graph_free(ui);
     out_clear(&ui->out);
     scr_free(&ui->scr);
 }
@@ -234,6 +236,8 @@ static void draw_status(ui_state *ui, int y)
              final ? (machine_is_blocked(ss->m, st) ? "final, blocked" : "final") : "running",
              cond[0] ? " | " : "", cond);
     int n = scr_put(s, 0, y, s->w, ST_STATUS, buf);
+    if (ui->message[0] && n + 3 < s->w)     /* e.g. the graph pane's node or a Graphviz error */
+        n += scr_printf(s, n, y, s->w - n, ui->message_error ? ST_ERROR : ST_STATUS, " | %s", ui->message);
     if (ui->pane_mode) {
         const char *hint = " [pane mode]";
         int l = (int)strlen(hint);

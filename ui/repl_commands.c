@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "graph.h"
 #include "load.h"
 #include "report.h"
 #include "trace.h"
@@ -892,6 +893,10 @@ const command wmx_repl_commands[] = {
       "`save trace FILE` writes the steps up to the current one as a trace file\n"
       "(load it again, or give it to `check` and `graph`).  `save screen FILE`\n"
       "writes the screen as text.", "file", cmd_save, CMD_REPL, NULL },
+    { "export", "FILE.svg|FILE.png|FILE.pdf|FILE.dot", "write the graph pane's graph to a file",
+      "Renders the graph shown by `graph hb|exec|wut|tree` (default: the happens-before\n"
+      "graph of the current execution) through Graphviz; the format follows the\n"
+      "file name.  The file is written atomically.", "file", ui_export_cmd, CMD_REPL, NULL },
     { "save-screen", "FILE", "write the screen as text",
       "Writes what the screen shows as plain text (atomically).", "file", cmd_save_screen, CMD_REPL, NULL },
     { "focus", "PANE|next|prev", "focus a pane (source, registers, buffers, memory, events, output, executions)",

@@ -223,11 +223,13 @@ struct ui_pane {
 
 enum {
     PANE_SOURCE, PANE_REGS, PANE_BUFFERS, PANE_MEMORY, PANE_EVENTS,
-    PANE_OUTPUT, PANE_EXECS, PANE_COUNT
+    PANE_OUTPUT, PANE_EXECS, PANE_GRAPH, PANE_COUNT
 };
 
 extern const ui_pane_ops pane_source_ops, pane_regs_ops, pane_buffers_ops,
-    pane_memory_ops, pane_events_ops, pane_output_ops, pane_execs_ops;
+    pane_memory_ops, pane_events_ops, pane_output_ops, pane_execs_ops,
+    pane_graph_ops;                 /* graph.h */
+struct ui_graph_pane;
 
 /* ---- the output pane's text ----------------------------------------- */
 
@@ -270,6 +272,7 @@ struct ui_state {
     char message[512];      /* one-line message in the status line */
     bool message_error;
     ui_progress progress;
+    struct ui_graph_pane *graph;    /* the graph pane's state (pane_graph.c), NULL until used */
     bool quit;
     bool interactive;       /* curses is running */
     cmd_ctx *ctx;           /* the batch context (cancel flag) */
