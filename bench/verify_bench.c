@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -125,7 +126,7 @@ int main(int argc, char **argv)
     const char *algos[] = { "VTSO-rf", "VPSO-rf", "naive-tso" };
     row *rows = NULL;
     int nrows = 0;
-    printf("%-28s %2s %5s  %-10s %-12s %10s %10s\n", "instance", "k", "n", "algorithm", "verdict", "time(s)", "states");
+    printf("%-28s %2s %5s  %-10s %-12s %10s %10s %10s\n", "instance", "k", "n", "algorithm", "verdict", "time(s)", "states", "peakKB");
     for (int k = 2; k <= 4; k++) {
         for (size_t si = 0; si < sizeof sizes / sizeof sizes[0] && sizes[si] <= nmax; si++) {
             int n = sizes[si];
@@ -148,7 +149,10 @@ int main(int argc, char **argv)
                         rc = verify_naive(x, MODEL_TSO, (long)(naive_budget * 2e6), &r);
                     double t = now() - t0;
                     const char *verdict = rc < 0 ? "gave-up" : r.consistent ? "consistent" : "inconsistent";
-                    printf("%-28s %2d %5d  %-10s %-12s %10.4f %10ld\n", inst, k, x->nev, algos[a], verdict, t, r.states);
+                    struct rusage ru;
+                    getrusage(RUSAGE_SELF, &ru);   /* the process's peak so far */
+                    printf("%-28s %2d %5d  %-10s %-12s %10.4f %10ld %10ld\n", inst, k, x->nev, algos[a], verdict, t,
+                           r.states, ru.ru_maxrss);
                     if (rc == 0 && kind == 0) {
                         rows = realloc(rows, (size_t)(nrows + 1) * sizeof *rows);
                         rows[nrows++] = (row){ k, x->nev, a, t };
