@@ -145,7 +145,7 @@ run_session() {    # WIDTH HEIGHT LOCALE PREFIX SERVER
 
     # resize mid-session, then back: the same screen again
     tmux -L "$sock" resize-window -x 100 -y 30
-    wait_for '^ SB | sc | naive | step 0/0' || return
+    wait_for '^ SB | sc | rfstate | step 0/0' || return
     expect "$p-resized"
     tmux -L "$sock" resize-window -x "$1" -y "$2"
     sleep 0.3
@@ -186,7 +186,7 @@ LITMUS
     wait_for 'no execution reaches an assertion failure' || return
     text 'explore'; keys Enter
     wait_for 'Executions (4)' || return
-    must '1      18 traces  cond holds  0:EAX=0; 1:EAX=0;'
+    must '1       1 trace   cond holds  0:EAX=0; 1:EAX=0;'
     text 'quit'; keys Enter
     wait_for 'WMX-EXIT=0' || return
 }

@@ -424,12 +424,12 @@ static int cmd_until(int argc, char **argv, cmd_ctx *ctx)
     ui_session *s = need_program(ctx);
     if (!s)
         return EXIT_USAGE;
-    explore_algo algo = ALGO_NAIVE;
+    explore_algo algo = ALGO_RFSTATE;
     char text[1024] = "";
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--algo") == 0 && i + 1 < argc) {
             if (algo_parse(argv[++i], &algo) < 0) {
-                fprintf(ctx->err, "unknown algorithm '%s' (naive, rfsmc or odpor)\n", argv[i]);
+                fprintf(ctx->err, "unknown algorithm '%s' (rfstate, stateful, naive, rfsmc or odpor)\n", argv[i]);
                 return EXIT_USAGE;
             }
             continue;

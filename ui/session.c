@@ -15,7 +15,7 @@ void sess_init(ui_session *s)
 {
     memset(s, 0, sizeof *s);
     s->model = MODEL_TSO;
-    s->algo = ALGO_NAIVE;
+    s->algo = ALGO_RFSTATE;   /* as the batch explore: one trace per reads-from class */
 }
 
 void sess_exec_clear(ui_exec_list *l)
