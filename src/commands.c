@@ -498,5 +498,11 @@ int cmd_run(int argc, char **argv, cmd_ctx *ctx)
         fprintf(ctx->err, "wmx: unknown command '%s' (try `help`)\n", argv[0]);
         return EXIT_USAGE;
     }
+    /* `wmx CMD --help` prints the command's help, for every command */
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            cmd_print_help(ctx->out, c->name);
+            return EXIT_OK;
+        }
     return c->fn(argc, argv, ctx);
 }
