@@ -12,18 +12,9 @@
 #include "machine.h"
 #include "odpor.h"
 #include "plp.h"
-
-static const wmx_srcloc L = { 1, 1 };
+#include "irbuild.h"
 
 /* ---- building programs ---- */
-
-static void store(wmx_program *p, int t, int var, wmx_val v)
-{
-    ir_instr in = ir_instr_init(I_STORE, L);
-    in.addr.var = var;
-    in.e1 = ir_const(p, v);
-    ir_add_instr(p, t, &in);
-}
 
 static void store_expr(wmx_program *p, int t, int var, int idx, int e)
 {
@@ -32,15 +23,6 @@ static void store_expr(wmx_program *p, int t, int var, int idx, int e)
     in.addr.index = idx;
     in.e1 = e;
     ir_add_instr(p, t, &in);
-}
-
-static int load(wmx_program *p, int t, const char *reg, int var)
-{
-    ir_instr in = ir_instr_init(I_LOAD, L);
-    in.addr.var = var;
-    in.dst = ir_thread_reg(p, t, reg);
-    ir_add_instr(p, t, &in);
-    return in.dst;
 }
 
 static int load_idx(wmx_program *p, int t, const char *reg, int var, int idx)

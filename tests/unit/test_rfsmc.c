@@ -13,33 +13,9 @@
 #include "explore.h"
 #include "machine.h"
 #include "robust.h"
-
-static const wmx_srcloc L = { 1, 1 };
+#include "irbuild.h"
 
 /* ---- building programs ---- */
-
-static void store(wmx_program *p, int t, int var, wmx_val v)
-{
-    ir_instr in = ir_instr_init(I_STORE, L);
-    in.addr.var = var;
-    in.e1 = ir_const(p, v);
-    ir_add_instr(p, t, &in);
-}
-
-static int load(wmx_program *p, int t, const char *reg, int var)
-{
-    ir_instr in = ir_instr_init(I_LOAD, L);
-    in.addr.var = var;
-    in.dst = ir_thread_reg(p, t, reg);
-    ir_add_instr(p, t, &in);
-    return in.dst;
-}
-
-static void fence(wmx_program *p, int t)
-{
-    ir_instr in = ir_instr_init(I_FENCE, L);
-    ir_add_instr(p, t, &in);
-}
 
 static void rmw(wmx_program *p, int t, ir_kind k, const char *reg, int var, wmx_val a, wmx_val b)
 {

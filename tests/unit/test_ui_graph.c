@@ -16,8 +16,8 @@
 #include "graph.h"
 #include "odpor.h"
 #include "verify.h"
+#include "irbuild.h"
 
-static const wmx_srcloc L = { 1, 1 };
 static unsigned long rng_state = 88172645463325252UL;
 
 static unsigned rnd(unsigned n)
@@ -26,28 +26,6 @@ static unsigned rnd(unsigned n)
     rng_state ^= rng_state >> 7;
     rng_state ^= rng_state << 17;
     return (unsigned)(rng_state % n);
-}
-
-static void store(wmx_program *p, int t, int var, wmx_val v)
-{
-    ir_instr in = ir_instr_init(I_STORE, L);
-    in.addr.var = var;
-    in.e1 = ir_const(p, v);
-    ir_add_instr(p, t, &in);
-}
-
-static void load(wmx_program *p, int t, const char *reg, int var)
-{
-    ir_instr in = ir_instr_init(I_LOAD, L);
-    in.addr.var = var;
-    in.dst = ir_thread_reg(p, t, reg);
-    ir_add_instr(p, t, &in);
-}
-
-static void fence(wmx_program *p, int t)
-{
-    ir_instr in = ir_instr_init(I_FENCE, L);
-    ir_add_instr(p, t, &in);
 }
 
 static wmx_program *gen_program(int nt, int len)

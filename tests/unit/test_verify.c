@@ -9,30 +9,7 @@
 #include "exec.h"
 #include "explore.h"
 #include "verify.h"
-
-static const wmx_srcloc L = { 1, 1 };
-
-static void store(wmx_program *p, int t, int var, wmx_val v)
-{
-    ir_instr in = ir_instr_init(I_STORE, L);
-    in.addr.var = var;
-    in.e1 = ir_const(p, v);
-    ir_add_instr(p, t, &in);
-}
-
-static void load(wmx_program *p, int t, const char *reg, int var)
-{
-    ir_instr in = ir_instr_init(I_LOAD, L);
-    in.addr.var = var;
-    in.dst = ir_thread_reg(p, t, reg);
-    ir_add_instr(p, t, &in);
-}
-
-static void fence(wmx_program *p, int t)
-{
-    ir_instr in = ir_instr_init(I_FENCE, L);
-    ir_add_instr(p, t, &in);
-}
+#include "irbuild.h"
 
 static void rmw(wmx_program *p, int t, ir_kind k, const char *reg, int var, wmx_val a, wmx_val b)
 {
