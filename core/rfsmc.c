@@ -1,109 +1,221 @@
-/* rfsmc.c - reads-from stateless model checking for SC, TSO and PSO.
+/* rfsmc.c - reads-from stateless model checking (RF-SMC) for SC, TSO and PSO.
  *
- * The search space is execution graphs: each thread's events in program
- * order (a read, a write, a fence, an RMW or an await) and the reads-from
- * function; the events of a thread are a function of the values its reads
- * return, so a graph is grown one event at a time by running the thread's
- * code (on a private SC machine used only as a thread-local interpreter).
- * Whether a graph can arise under the model, and a trace that realises it,
- * is decided by VSC-rf / VTSO-rf / VPSO-rf (verify_check); consistency is
- * closed under taking po∪rf-downward-closed subgraphs.
+ * The search explores one maximal trace per class of the reads-from
+ * partitioning and nothing else: every trace it runs is maximal, and no
+ * class is run twice.  It is the decision-tree scheme of Abdulla et al.
+ * (OOPSLA 2019), with the consistency checks of Bui et al. (VSC-rf,
+ * VTSO-rf, VPSO-rf) deciding which alternatives exist under the model.
  *
- * Exactly-once enumeration without remembering what was explored is by
- * reverse search: every non-empty consistent po∪rf-closed graph G has one
- * parent, G minus its "last" event (the po∪rf-maximal event of the highest
- * thread; a thread has at most one maximal event, its last, so this is well
- * defined), and the parent is again consistent and closed.  The search
- * starts from the empty graph and generates the children of G as G + e for
- * the next event e of some thread with each possible source write, keeping
- * those whose parent is G.  Every graph is therefore visited exactly once,
- * depth first, with memory linear in the depth (one interpreter state and
- * one iterator per level, plus the current graph).
+ * A node of the search is a *fixed part* F: a po∪rf-closed execution graph
+ * (per thread a prefix of events, a source for each read) plus a set of
+ * threads frozen at an await.  The node asks the checker for a trace that
+ * realises F, runs it on the model's machine and extends it by a fixed
+ * scheduler to a maximal trace τ.  Each read e that the extension added is
+ * a *decision* d(e): the classes that contain F_e = (the events before e in
+ * τ, with their sources) all contain e, and split by e's source.  The
+ * source τ gave e is the branch being explored; every other source is an
+ * *alternative*, explored later with the fixed part F_e ∪ cone(w) ∪ {e←w},
+ * where cone(w) is w's po∪rf past.  A write is named by its identity, its
+ * thread and index together with the sources of the reads in its cone, so
+ * two alternatives of one decision never share a class and each one is
+ * queued once (a key comparison).  Alternatives are collected from every
+ * trace run below the decision: a write that appears there, is not in e's
+ * po∪rf future and (for awaits) satisfies the await, is a possible source.
+ * Decisions are explored deepest first, so memory is the current path: one
+ * decision per read of the current trace, each with its queued keys.
  *
- * A graph is a class (a maximal trace) when every thread has ended (done,
- * blocked, failed) or waits at an await whose variable's final value fails
- * the await's condition.  The class also fixes the final writer of every
- * observed memory location (observer reads after the end): each consistent
- * choice is one class.  For an await that waits forever on a location that
- * is not observed, some failing final writer must exist; it is not part of
- * the class.  Each class is reported with the verifier's witness, replayed
- * on the model's machine for the final state.
- *
- * Compared with the RF-SMC of Abdulla et al. and Bui et al., this explores
- * the same classes, each exactly once, with polynomial memory, but it is not
- * exploration-optimal: it also visits the partial graphs on the way (at
- * most one per event per class along each class's chain, plus partial
- * graphs that do not extend to a class along their chain).
+ * Awaits: an await is a read that happens once its condition holds.  Its
+ * decision has one more alternative, "absent": the classes where its
+ * thread stays at the await for ever (the thread is frozen in that
+ * subtree).  A thread that waits at the end of τ is a decision whose
+ * branch is "absent" and whose alternatives are the satisfying writes.
+ * A graph where threads wait is a class only when some final value fails
+ * every waiting await; the final writers of observed locations (herd's
+ * final conditions) are observer reads after the end, enumerated per graph
+ * with the checker, each consistent choice one class.
  */
 #include "explore.h"
 #include "exec.h"
 #include "verify.h"
 #include "robust.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define SRC_ABSENT (-2)    /* alternative "the await never happens" */
+
+typedef struct waiter {
+    int thread, cell;
+    ir_op cmp;
+    wmx_val operand;
+} waiter;
+
 typedef struct gev {
-    xevent x;             /* x.rf unused here */
-    wmx_eid rf;           /* reads: the source (EID_INIT for the initial value) */
-    int nreaders;         /* writes: reads in the graph that read it */
+    xevent x;              /* x.rf unused here */
+    wmx_eid rf;            /* reads: the source (EID_INIT for the initial value) */
+    int dec;               /* reads: index of its decision on the stack, -1 when fixed by a cone */
+    int pos;               /* position in the trace order (for clocks) */
 } gev;
+
+/* One graph: per thread the events in program order. */
+typedef struct graph {
+    gev **tev;
+    int *tn, *tcap;
+} graph;
+
+typedef struct alt {
+    wmx_eid src;           /* write, EID_INIT or SRC_ABSENT */
+    int nextra;            /* reads of cone(src) outside the decision's fixed part */
+    int *data;             /* nthreads cone counts, then nextra (eid, rf) pairs */
+    uint64_t hash;
+} alt;
+
+typedef struct decision {
+    wmx_eid ev;            /* the read (thread, index) */
+    int thread;
+    bool is_await;
+    int cell;
+    ir_op cmp;
+    wmx_val operand;
+    int *fcount;           /* the fixed part F_e: events per thread before e */
+    unsigned char *frozen; /* threads frozen in this decision's classes */
+    alt *alts;
+    int nalts, cap, next;  /* alts[0..next) explored (or the branch taken) */
+} decision;
 
 typedef struct rs {
     const wmx_program *prog;
     const explore_opts *opts;
     explore_result *res;
     wmx_model model;
-    wmx_machine *lm;      /* SC machine: thread-local interpreter */
-    wmx_machine *mm;      /* the model's machine: replays witnesses */
-    size_t ss;
+    wmx_machine *lm;       /* SC machine: thread-local interpreter */
+    wmx_machine *mm;       /* the model's machine */
+    size_t lss, mss;
     int nthreads;
-    gev **tev;            /* events of each thread */
-    int *tn, *tcap;
-    char *states;         /* interpreter state per depth */
-    int scap;
+    graph g, ng;           /* current graph, scratch for the next one */
+    decision *dec;
+    int ndec, capdec;
+    /* the current trace */
+    wmx_transition *steps;
+    wmx_event *events;
+    int tlen, tcap;
+    char *mstate, *lstate;
+    int *vc;               /* nthreads clock per trace position */
+    int vccap;
+    wmx_eid *order;        /* thread event at each trace position (-1 for a flush) */
+    struct waiter *winfo;  /* awaits of the extension: the condition they passed */
     int nobs;
-    int *obs;             /* observed cells */
+    int *obs;              /* observed cells */
     explore_clock clk;
     bool stop;
-    /* scratch for reporting */
+    /* scratch */
     wmx_transition *wit;
     int wlen;
     wmx_event *rev;
     wmx_transition *rsteps;
     int rcap;
     char *rstate;
+    wmx_transition *en;
+    int *tmpcount;
+    int *tmpcone;
+    int *evstart;
+    int nev, nwords;
+    uint64_t *bits;
+    size_t bitcap;
+    const gev **evtab;
+    size_t evcap;
+    long refuted;
+    int *pairs;
+    int pcap;
     long checks;
 } rs;
-
-#define LSTATE(r, d) ((void *)((r)->states + (size_t)(d) * (r)->ss))
 
 static bool gev_is_write(const gev *g)
 {
     return g->x.kind == X_WRITE || (g->x.kind == X_RMW && g->x.wrote);
 }
 
-static bool instr_reads(ir_kind k)
+static bool gev_is_read(const gev *g)
 {
-    return k == I_LOAD || k == I_AWAIT || k == I_XCHG || k == I_FAA || k == I_CAS;
+    return xev_is_read(&g->x);
+}
+
+static void graph_init(graph *g, int nthreads)
+{
+    size_t nt = (size_t)(nthreads ? nthreads : 1);
+    g->tev = wmx_calloc(nt, sizeof *g->tev);
+    g->tn = wmx_calloc(nt, sizeof *g->tn);
+    g->tcap = wmx_calloc(nt, sizeof *g->tcap);
+}
+
+static void graph_free(graph *g, int nthreads)
+{
+    for (int t = 0; t < nthreads; t++)
+        free(g->tev[t]);
+    free(g->tev);
+    free(g->tn);
+    free(g->tcap);
+}
+
+static gev *graph_slot(graph *g, int t, int i)
+{
+    if (i >= g->tcap[t]) {
+        int cap = g->tcap[t] ? g->tcap[t] : 16;
+        while (cap <= i)
+            cap *= 2;
+        g->tev[t] = wmx_realloc(g->tev[t], (size_t)cap * sizeof *g->tev[t]);
+        g->tcap[t] = cap;
+    }
+    return &g->tev[t][i];
+}
+
+static gev *graph_ev(graph *g, wmx_eid id)
+{
+    return &g->tev[EID_THREAD(id)][EID_INDEX(id)];
+}
+
+static void gev_from_event(gev *g, const wmx_event *ev)
+{
+    memset(g, 0, sizeof *g);
+    g->x.thread = ev->thread;
+    g->x.index = EID_INDEX(ev->id);
+    g->x.instr = ev->instr;
+    g->x.cell = ev->cell;
+    g->x.value = ev->value;
+    g->x.read = ev->read;
+    g->x.wrote = ev->wrote;
+    g->x.rf = -1;
+    g->x.mem_order = -1;
+    g->rf = EID_INIT;
+    g->dec = -1;
+    switch (ev->kind) {
+    case EV_READ: g->x.kind = X_READ; break;
+    case EV_AWAIT: g->x.kind = X_AWAIT; break;
+    case EV_FENCE: g->x.kind = X_FENCE; g->x.cell = -1; break;
+    case EV_RMW: g->x.kind = X_RMW; break;
+    default: g->x.kind = X_WRITE; break;
+    }
+    if (xev_is_read(&g->x))
+        g->rf = ev->rf;
 }
 
 /* ---- the graph as an execution for the checker ---- */
 
-static wmx_exec *graph_exec(rs *r)
+static wmx_exec *graph_exec(rs *r, const graph *g)
 {
     wmx_exec *x = exec_new(r->prog, r->model);
     int n = 0;
     for (int t = 0; t < r->nthreads; t++)
-        n += r->tn[t];
+        n += g->tn[t];
     x->ev = wmx_malloc((size_t)(n ? n : 1) * sizeof *x->ev);
     int k = 0;
     for (int t = 0; t < r->nthreads; t++)
-        for (int i = 0; i < r->tn[t]; i++) {
-            xevent e = r->tev[t][i].x;
+        for (int i = 0; i < g->tn[t]; i++) {
+            xevent e = g->tev[t][i].x;
             e.index = i;
-            e.rf = xev_is_read(&e) ? r->tev[t][i].rf : -1;
-            e.flushed = gev_is_write(&r->tev[t][i]);
+            e.rf = xev_is_read(&e) ? g->tev[t][i].rf : -1;
+            e.flushed = gev_is_write(&g->tev[t][i]);
             e.mem_order = -1;
             e.line = 0;
             x->ev[k++] = e;
@@ -130,69 +242,114 @@ static bool exec_consistent(rs *r, const wmx_exec *x, bool keep_witness)
     return ok;
 }
 
-static bool graph_consistent(rs *r)
+/* ---- a cheap necessary condition before the full check ----
+ *
+ * Saturation over the model's preserved order: ppo (program order minus
+ * what the model relaxes: write→read under TSO, also write→write to other
+ * variables under PSO; RMWs and fences keep everything), external
+ * reads-from (all reads-from under SC), and the coherence and from-read
+ * edges that follow: a write w' ordered before a read of w comes before w,
+ * and a read of w comes before every write after w.  A cycle proves the
+ * graph inconsistent; no cycle proves nothing and the checker decides. */
+
+static bool plain_write(const gev *g) { return g->x.kind == X_WRITE; }
+static bool plain_read(const gev *g) { return g->x.kind == X_READ || g->x.kind == X_AWAIT; }
+
+static bool relaxed(wmx_model m, const gev *a, const gev *b)
 {
-    wmx_exec *x = graph_exec(r);
-    bool ok = exec_consistent(r, x, false);
-    exec_free(x);
-    return ok;
+    if (m == MODEL_SC || !plain_write(a))
+        return false;
+    if (plain_read(b))
+        return true;
+    return m == MODEL_PSO && plain_write(b) && b->x.cell != a->x.cell;
 }
 
-/* ---- growing and shrinking the graph ---- */
+#define BIT_SET(row, j) ((row)[(j) >> 6] |= (uint64_t)1 << ((j) & 63))
+#define BIT_GET(row, j) (((row)[(j) >> 6] >> ((j) & 63)) & 1)
 
-static gev *find_ev(rs *r, wmx_eid id)
+/* Saturates the preserved order of g into r->bits (rows by event, events
+ * numbered thread by thread from r->evstart).  True when it has a cycle. */
+static bool saturate(rs *r, const graph *g)
 {
-    return &r->tev[EID_THREAD(id)][EID_INDEX(id)];
-}
-
-static void push_event(rs *r, const wmx_event *ev)
-{
-    int t = ev->thread;
-    if (r->tn[t] == r->tcap[t]) {
-        r->tcap[t] = r->tcap[t] ? 2 * r->tcap[t] : 16;
-        r->tev[t] = wmx_realloc(r->tev[t], (size_t)r->tcap[t] * sizeof *r->tev[t]);
+    int nt = r->nthreads, n = 0;
+    int *start = r->evstart;      /* per-thread offsets */
+    for (int t = 0; t < nt; t++) {
+        start[t] = n;
+        n += g->tn[t];
     }
-    gev g;
-    memset(&g, 0, sizeof g);
-    g.x.thread = t;
-    g.x.index = r->tn[t];
-    g.x.instr = ev->instr;
-    g.x.cell = ev->cell;
-    g.x.value = ev->value;
-    g.x.read = ev->read;
-    g.x.wrote = ev->wrote;
-    g.x.rf = -1;
-    g.x.mem_order = -1;
-    g.rf = EID_INIT;
-    switch (ev->kind) {
-    case EV_READ: g.x.kind = X_READ; break;
-    case EV_AWAIT: g.x.kind = X_AWAIT; break;
-    case EV_FENCE: g.x.kind = X_FENCE; g.x.cell = -1; break;
-    case EV_RMW: g.x.kind = X_RMW; break;
-    default: g.x.kind = X_WRITE; break;
+    r->nev = n;
+    int nw = (n + 63) / 64;
+    r->nwords = nw;
+    size_t need = (size_t)n * (size_t)nw;
+    if (need > r->bitcap) {
+        r->bitcap = need * 2;
+        r->bits = wmx_realloc(r->bits, r->bitcap * sizeof *r->bits);
     }
-    if (xev_is_read(&g.x)) {
-        g.rf = ev->rf;
-        if (g.rf != EID_INIT)
-            find_ev(r, g.rf)->nreaders++;
+    uint64_t *c = r->bits;
+    memset(c, 0, need * sizeof *c);
+#define ROW(i) (c + (size_t)(i) * (size_t)nw)
+#define EV(i) (r->evtab[i])
+    if ((size_t)n > r->evcap) {
+        r->evcap = (size_t)n * 2;
+        r->evtab = wmx_realloc(r->evtab, r->evcap * sizeof *r->evtab);
     }
-    r->tev[t][r->tn[t]++] = g;
-}
-
-static void pop_event(rs *r, int t)
-{
-    gev *g = &r->tev[t][--r->tn[t]];
-    if (xev_is_read(&g->x) && g->rf != EID_INIT)
-        find_ev(r, g->rf)->nreaders--;
+    for (int t = 0; t < nt; t++)
+        for (int i = 0; i < g->tn[t]; i++)
+            r->evtab[start[t] + i] = &g->tev[t][i];
+    for (int t = 0; t < nt; t++)
+        for (int i = 0; i < g->tn[t]; i++) {
+            const gev *a = &g->tev[t][i];
+            for (int j = i + 1; j < g->tn[t]; j++)
+                if (!relaxed(r->model, a, &g->tev[t][j]))
+                    BIT_SET(ROW(start[t] + i), start[t] + j);
+            if (gev_is_read(a) && a->rf != EID_INIT &&
+                (r->model == MODEL_SC || EID_THREAD(a->rf) != t))
+                BIT_SET(ROW(start[EID_THREAD(a->rf)] + EID_INDEX(a->rf)), start[t] + i);
+        }
+    for (;;) {
+        /* transitive closure */
+        for (int k = 0; k < n; k++)
+            for (int i = 0; i < n; i++)
+                if (BIT_GET(ROW(i), k)) {
+                    uint64_t *ri = ROW(i), *rk = ROW(k);
+                    for (int w = 0; w < nw; w++)
+                        ri[w] |= rk[w];
+                }
+        for (int i = 0; i < n; i++)
+            if (BIT_GET(ROW(i), i))
+                return true;
+        bool added = false;
+        for (int ri = 0; ri < n; ri++) {
+            const gev *rd = EV(ri);
+            if (!gev_is_read(rd))
+                continue;
+            int wi = rd->rf == EID_INIT ? -1 : start[EID_THREAD(rd->rf)] + EID_INDEX(rd->rf);
+            for (int xi = 0; xi < n; xi++) {
+                const gev *w2 = EV(xi);
+                if (xi == wi || xi == ri || !gev_is_write(w2) || w2->x.cell != rd->x.cell)
+                    continue;
+                if (BIT_GET(ROW(xi), ri)) {          /* w' before the read */
+                    if (wi < 0)
+                        return true;
+                    if (!BIT_GET(ROW(xi), wi)) {
+                        BIT_SET(ROW(xi), wi);
+                        added = true;
+                    }
+                }
+                if (wi >= 0 && BIT_GET(ROW(wi), xi) && !BIT_GET(ROW(ri), xi)) {
+                    BIT_SET(ROW(ri), xi);            /* the read before w' */
+                    added = true;
+                }
+            }
+        }
+        if (!added)
+            return false;
+    }
+#undef ROW
+#undef EV
 }
 
 /* ---- completion: observers, waiting awaits, reporting ---- */
-
-typedef struct waiter {
-    int thread, cell;
-    ir_op cmp;
-    wmx_val operand;
-} waiter;
 
 static bool cmp_holds(ir_op op, wmx_val a, wmx_val b)
 {
@@ -215,7 +372,7 @@ typedef struct fin {
     int *sc;
 } fin;
 
-/* whether the value of write position wpos (-1 init) of cell fails every await on it */
+/* whether value v of cell fails every await waiting on it */
 static bool fails_waiters(const fin *f, int cell, wmx_val v)
 {
     for (int i = 0; i < f->nw; i++)
@@ -229,9 +386,18 @@ static wmx_val pos_value(const wmx_exec *x, int cell, int pos)
     return pos < 0 ? x->cell_init[cell] : x->ev[pos].value;
 }
 
-static void report(rs *r)
+static void add_trace(rs *r, const explore_trace *tr)
 {
-    /* replay the witness on the model's machine */
+    explore_result_add_trace(r->res, r->mm, tr);
+    if (r->opts->on_trace)
+        r->opts->on_trace(tr, r->opts->ud);
+    if (explore_should_stop(&r->clk, r->opts, r->res, r->ndec))
+        r->stop = true;
+}
+
+/* Reports the class whose witness the last check kept. */
+static void report_witness(rs *r)
+{
     const wmx_machine *m = r->mm;
     if (r->wlen > r->rcap) {
         r->rcap = r->wlen;
@@ -248,9 +414,7 @@ static void report(rs *r)
     }
     explore_trace tr = { len, r->rsteps, r->rev, r->rstate,
                          machine_is_blocked(m, r->rstate), machine_has_error(m, r->rstate) };
-    explore_result_add_trace(r->res, m, &tr);
-    if (r->opts->on_trace)
-        r->opts->on_trace(&tr, r->opts->ud);
+    add_trace(r, &tr);
 }
 
 /* some failing final writer for each unobserved waiting cell j.. */
@@ -280,11 +444,8 @@ static void observers(rs *r, fin *f, int i)
         return;
     if (i == r->nobs) {
         /* the waiting cells not observed: one failing final writer suffices */
-        if (waiting_ok(r, f, 0)) {
-            report(r);
-            if (explore_should_stop(&r->clk, r->opts, r->res, 0))
-                r->stop = true;
-        }
+        if (waiting_ok(r, f, 0))
+            report_witness(r);
         return;
     }
     int c = r->obs[i];
@@ -299,35 +460,121 @@ static void observers(rs *r, fin *f, int i)
             continue;
         observers(r, f, i + 1);
     }
-    /* leave the observer list as it was for the caller's next choice */
     f->x->nobs = i;
 }
 
-/* Whether the graph is complete; fills the waiting awaits. */
-static bool complete(rs *r, const void *st, fin *f)
+/* The await a waiting thread stands at: cell, comparison, operand. */
+static void await_at(rs *r, const void *st, int t, waiter *w)
 {
     const wmx_program *p = r->prog;
-    f->nw = 0;
-    for (int t = 0; t < r->nthreads; t++) {
-        if (machine_status(r->lm, st, t) != TS_RUNNING)
-            continue;
-        const ir_instr *in = &p->threads[t].instrs[machine_pc(r->lm, st, t)];
-        if (in->kind != I_AWAIT)
-            return false;
-        const wmx_val *regs = machine_regs(r->lm, st, t);
-        f->w[f->nw++] = (waiter){ t, ir_address_cell(p, &in->addr, regs), in->cmp,
-                                  ir_eval(p, in->e1, regs, NULL) };
-    }
-    return true;
+    const ir_instr *in = &p->threads[t].instrs[machine_pc(r->mm, st, t)];
+    const wmx_val *regs = machine_regs(r->mm, st, t);
+    *w = (waiter){ t, ir_address_cell(p, &in->addr, regs), in->cmp,
+                   ir_eval(p, in->e1, regs, NULL) };
 }
 
-static void finish_graph(rs *r, const void *st)
+static bool at_await(rs *r, const void *st, int t)
 {
+    return machine_status(r->mm, st, t) == TS_RUNNING &&
+           r->prog->threads[t].instrs[machine_pc(r->mm, st, t)].kind == I_AWAIT;
+}
+
+/* The classes of a graph where nothing waits: one per choice of final
+ * writers of the observed cells.  A write ordered before another write to
+ * its cell cannot be final; the trace itself realises its own choice, the
+ * others go to the checker. */
+static void final_writers(rs *r)
+{
+    const void *st = r->mstate;
+    explore_trace tr = { r->tlen, r->steps, r->events, r->mstate,
+                         machine_is_blocked(r->mm, st), machine_has_error(r->mm, st) };
+    if (r->nobs == 0) {
+        add_trace(r, &tr);
+        return;
+    }
+    const graph *g = &r->g;
+    saturate(r, g);
+    int nt = r->nthreads, nw = r->nwords;
+    const wmx_eid *fin_w = machine_memory_writer(r->mm, st);
+    /* candidates per observed cell: eids, EID_INIT when no write */
+    int total = 0;
+    for (int t = 0; t < nt; t++)
+        total += g->tn[t];
+    wmx_eid *cand = wmx_malloc((size_t)(total + 1) * (size_t)r->nobs * sizeof *cand);
+    int *ncand = wmx_calloc((size_t)r->nobs, sizeof *ncand);
+    int *pick = wmx_calloc((size_t)r->nobs, sizeof *pick);
+    bool several = false;
+    for (int o = 0; o < r->nobs; o++) {
+        int cell = r->obs[o];
+        wmx_eid *cs = cand + (size_t)o * (size_t)(total + 1);
+        bool any = false;
+        for (int t = 0; t < nt; t++)
+            for (int i = 0; i < g->tn[t]; i++) {
+                const gev *w = &g->tev[t][i];
+                if (!gev_is_write(w) || w->x.cell != cell)
+                    continue;
+                any = true;
+                const uint64_t *row = r->bits + (size_t)(r->evstart[t] + i) * (size_t)nw;
+                bool later = false;
+                for (int u = 0; u < nt && !later; u++)
+                    for (int j = 0; j < g->tn[u] && !later; j++) {
+                        const gev *w2 = &g->tev[u][j];
+                        if (gev_is_write(w2) && w2->x.cell == cell && BIT_GET(row, r->evstart[u] + j))
+                            later = true;
+                    }
+                if (!later)
+                    cs[ncand[o]++] = EID_MAKE(t, i);
+            }
+        if (!any)
+            cs[ncand[o]++] = EID_INIT;
+        several |= ncand[o] > 1;
+    }
+    if (!several) {
+        add_trace(r, &tr);
+    } else {
+        wmx_exec *x = graph_exec(r, g);
+        for (;;) {
+            bool own = true;
+            x->nobs = 0;
+            for (int o = 0; o < r->nobs; o++) {
+                wmx_eid w = cand[(size_t)o * (size_t)(total + 1) + pick[o]];
+                own &= w == fin_w[r->obs[o]];
+                exec_set_observer(x, r->obs[o], w == EID_INIT ? -1 : exec_find(x, EID_THREAD(w), EID_INDEX(w)));
+            }
+            if (own)
+                add_trace(r, &tr);
+            else if (exec_consistent(r, x, true))
+                report_witness(r);
+            if (r->stop)
+                break;
+            int o = 0;
+            while (o < r->nobs && ++pick[o] == ncand[o])
+                pick[o++] = 0;
+            if (o == r->nobs)
+                break;
+        }
+        exec_free(x);
+    }
+    free(cand);
+    free(ncand);
+    free(pick);
+}
+
+/* Reports the classes of the current graph: the trace itself when nothing
+ * waits and nothing is observed, else one class per consistent choice of
+ * final writers. */
+static void finish_graph(rs *r)
+{
+    const void *st = r->mstate;
     fin f;
     memset(&f, 0, sizeof f);
     f.w = wmx_malloc((size_t)(r->nthreads ? r->nthreads : 1) * sizeof *f.w);
-    if (!complete(r, st, &f)) {
+    for (int t = 0; t < r->nthreads; t++)
+        if (at_await(r, st, t))
+            await_at(r, st, t, &f.w[f.nw++]);
+    if (f.nw == 0) {
         free(f.w);
+        final_writers(r);
         return;
     }
     f.sc = wmx_malloc((size_t)(r->nthreads ? r->nthreads : 1) * sizeof *f.sc);
@@ -343,104 +590,476 @@ static void finish_graph(rs *r, const void *st)
         if (!seen)
             f.sc[f.nsc++] = c;
     }
-    f.x = graph_exec(r);
+    f.x = graph_exec(r, &r->g);
     observers(r, &f, 0);
     exec_free(f.x);
     free(f.w);
     free(f.sc);
 }
 
-/* ---- the reverse search ---- */
+/* ---- decisions and their alternatives ---- */
 
-static void visit(rs *r, int depth)
+static uint64_t mix(uint64_t h, uint64_t v)
 {
-    if (r->stop)
-        return;
-    if (explore_should_stop(&r->clk, r->opts, r->res, depth)) {
-        r->stop = true;
-        return;
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdULL;
+}
+
+static int *vc_of(rs *r, int pos)
+{
+    return &r->vc[(size_t)pos * (size_t)r->nthreads];
+}
+
+/* The key of source src for decision d in the current graph: its cone's
+ * counts and the sources of the cone's reads outside d's fixed part.  With
+ * ovr >= -1, src is an RMW taken with source ovr instead of its own (its
+ * cone is then its program-order past, ovr's cone and itself). */
+static alt make_key2(rs *r, const decision *d, wmx_eid src, wmx_eid ovr, bool use_ovr)
+{
+    int nt = r->nthreads;
+    alt a = { src, 0, NULL, mix(0, (uint64_t)(uint32_t)src) };
+    if (src < 0)
+        return a;
+    int *cone = r->tmpcone;
+    int ts = EID_THREAD(src), is = EID_INDEX(src);
+    if (!use_ovr) {
+        memcpy(cone, vc_of(r, graph_ev(&r->g, src)->pos), (size_t)nt * sizeof *cone);
+    } else {
+        if (is > 0)
+            memcpy(cone, vc_of(r, r->g.tev[ts][is - 1].pos), (size_t)nt * sizeof *cone);
+        else
+            memset(cone, 0, (size_t)nt * sizeof *cone);
+        if (ovr >= 0) {
+            const int *c2 = vc_of(r, graph_ev(&r->g, ovr)->pos);
+            for (int t = 0; t < nt; t++)
+                if (c2[t] > cone[t])
+                    cone[t] = c2[t];
+        }
+        cone[ts] = is + 1;
     }
-    void *st = LSTATE(r, depth);
-    finish_graph(r, st);
-    if (r->stop)
-        return;
-    if (depth + 2 > r->scap) {
-        r->scap *= 2;
-        r->states = wmx_realloc(r->states, (size_t)r->scap * r->ss);
-        st = LSTATE(r, depth);
-    }
-    const wmx_program *p = r->prog;
-    for (int u = 0; u < r->nthreads && !r->stop; u++) {
-        st = LSTATE(r, depth);
-        if (machine_status(r->lm, st, u) != TS_RUNNING)
-            continue;
-        /* the new event must be the maximal event of the highest thread:
-         * every higher thread's last event must be a write someone reads */
-        int nbad = 0, bad = -1;
-        for (int t = u + 1; t < r->nthreads; t++) {
-            if (r->tn[t] == 0)
-                continue;
-            const gev *last = &r->tev[t][r->tn[t] - 1];
-            if (!(gev_is_write(last) && last->nreaders > 0)) {
-                nbad++;
-                bad = t;
+    int n = 0;
+    for (int t = 0; t < nt; t++)
+        for (int i = d->fcount[t]; i < cone[t]; i++)
+            if (gev_is_read(&r->g.tev[t][i]))
+                n++;
+    a.data = wmx_malloc((size_t)(nt + 2 * n) * sizeof *a.data);
+    memcpy(a.data, cone, (size_t)nt * sizeof *a.data);
+    int k = nt;
+    for (int t = 0; t < nt; t++) {
+        a.hash = mix(a.hash, (uint64_t)cone[t]);
+        for (int i = d->fcount[t]; i < cone[t]; i++)
+            if (gev_is_read(&r->g.tev[t][i])) {
+                wmx_eid rf = use_ovr && t == ts && i == is ? ovr : r->g.tev[t][i].rf;
+                a.data[k++] = EID_MAKE(t, i);
+                a.data[k++] = rf;
+                a.hash = mix(mix(a.hash, (uint64_t)EID_MAKE(t, i)), (uint64_t)(uint32_t)rf);
             }
+    }
+    a.nextra = n;
+    return a;
+}
+
+static alt make_key(rs *r, const decision *d, wmx_eid src)
+{
+    return make_key2(r, d, src, EID_INIT, false);
+}
+
+static bool key_equal(const alt *a, const alt *b, int nt)
+{
+    if (a->src != b->src || a->nextra != b->nextra || a->hash != b->hash)
+        return false;
+    if (!a->data || !b->data)
+        return a->data == b->data;
+    return memcmp(a->data, b->data, (size_t)(nt + 2 * a->nextra) * sizeof *a->data) == 0;
+}
+
+/* Queues an alternative of decision di unless it is known. */
+static void offer_key(rs *r, int di, alt a)
+{
+    decision *d = &r->dec[di];
+    for (int i = 0; i < d->nalts; i++)
+        if (key_equal(&d->alts[i], &a, r->nthreads)) {
+            free(a.data);
+            return;
         }
-        if (nbad > 1)
-            continue;
-        const ir_instr *in = &p->threads[u].instrs[machine_pc(r->lm, st, u)];
-        wmx_transition step = { TR_STEP, u, -1 };
-        wmx_event ev;
-        if (!instr_reads(in->kind)) {
-            if (nbad)
+    if (d->nalts == d->cap) {
+        d->cap = d->cap ? 2 * d->cap : 4;
+        d->alts = wmx_realloc(d->alts, (size_t)d->cap * sizeof *d->alts);
+    }
+    d->alts[d->nalts++] = a;
+}
+
+static void offer(rs *r, int di, wmx_eid src)
+{
+    offer_key(r, di, make_key(r, &r->dec[di], src));
+}
+
+static decision *push_decision(rs *r, wmx_eid ev, const int *fcount, const unsigned char *frozen)
+{
+    if (r->ndec == r->capdec) {
+        r->capdec = r->capdec ? 2 * r->capdec : 16;
+        r->dec = wmx_realloc(r->dec, (size_t)r->capdec * sizeof *r->dec);
+    }
+    decision *d = &r->dec[r->ndec++];
+    memset(d, 0, sizeof *d);
+    d->ev = ev;
+    d->thread = EID_THREAD(ev);
+    size_t nt = (size_t)(r->nthreads ? r->nthreads : 1);
+    d->fcount = wmx_malloc(nt * sizeof *d->fcount);
+    memcpy(d->fcount, fcount, (size_t)r->nthreads * sizeof *d->fcount);
+    d->frozen = wmx_malloc(nt);
+    memcpy(d->frozen, frozen, (size_t)r->nthreads);
+    return d;
+}
+
+static void pop_decision(rs *r)
+{
+    decision *d = &r->dec[--r->ndec];
+    for (int i = 0; i < d->nalts; i++)
+        free(d->alts[i].data);
+    free(d->alts);
+    free(d->fcount);
+    free(d->frozen);
+}
+
+static bool await_accepts(const decision *d, wmx_val v)
+{
+    return cmp_holds(d->cmp, v, d->operand);
+}
+
+/* An RMW e excludes every other RMW reading its source, so an RMW c that
+ * reads from e's chain (and is therefore in e's future) may in other
+ * classes come before e: c reading any source s that is not in e's future
+ * is a possible source of e. */
+static void swap_sources(rs *r, int di, int cell)
+{
+    graph *g = &r->g;
+    decision *d = &r->dec[di];
+    int te = d->thread, ie = EID_INDEX(d->ev);
+    for (int tc = 0; tc < r->nthreads; tc++)
+        for (int ic = 0; ic < g->tn[tc]; ic++) {
+            const gev *c = &g->tev[tc][ic];
+            if (c->x.kind != X_RMW || c->x.cell != cell || (tc == te && ic == ie))
                 continue;
-            void *ch = LSTATE(r, depth + 1);
-            memcpy(ch, st, r->ss);
-            machine_apply(r->lm, ch, &step, &ev);
-            push_event(r, &ev);
-            r->res->events++;
-            /* a write or fence at the end of its thread is always consistent */
-            visit(r, depth + 1);
-            pop_event(r, u);
-            continue;
-        }
-        int cell = ir_address_cell(p, &in->addr, machine_regs(r->lm, st, u));
-        /* candidate sources: the initial value, then every write to the cell */
-        for (int t = -1; t < r->nthreads && !r->stop; t++) {
-            int n = t < 0 ? 1 : r->tn[t];
-            for (int i = 0; i < n && !r->stop; i++) {
-                wmx_eid src;
-                wmx_val v;
-                if (t < 0) {
-                    if (nbad)
-                        continue;
-                    src = EID_INIT;
-                    v = p->cell_init[cell];
-                } else {
-                    const gev *w = &r->tev[t][i];
-                    if (w->x.cell != cell || !gev_is_write(w))
-                        continue;
-                    if (nbad && !(t == bad && i == r->tn[t] - 1))
-                        continue;
-                    src = EID_MAKE(t, i);
-                    v = w->x.value;
+            if (vc_of(r, c->pos)[te] <= ie)
+                continue;               /* not in e's future: an ordinary source */
+            if (ic > 0 && vc_of(r, g->tev[tc][ic - 1].pos)[te] > ie)
+                continue;               /* its program-order past follows e */
+            for (int ts = -1; ts < r->nthreads; ts++)
+                for (int is = 0; is < (ts < 0 ? 1 : g->tn[ts]); is++) {
+                    wmx_eid s = ts < 0 ? EID_INIT : EID_MAKE(ts, is);
+                    if (ts >= 0) {
+                        const gev *w = &g->tev[ts][is];
+                        if (!gev_is_write(w) || w->x.cell != cell || (ts == tc && is == ic))
+                            continue;
+                        const int *vs = vc_of(r, w->pos);
+                        if (vs[te] > ie || vs[tc] > ic)
+                            continue;
+                    }
+                    offer_key(r, di, make_key2(r, d, EID_MAKE(tc, ic), s, true));
                 }
-                st = LSTATE(r, depth);
-                void *ch = LSTATE(r, depth + 1);
-                memcpy(ch, st, r->ss);
-                ((wmx_val *)machine_memory(r->lm, ch))[cell] = v;
-                ((wmx_eid *)machine_memory_writer(r->lm, ch))[cell] = src;
-                if (!machine_is_enabled(r->lm, ch, &step))
-                    continue;      /* an await whose condition fails on v */
-                machine_apply(r->lm, ch, &step, &ev);
-                push_event(r, &ev);
-                r->res->events++;
-                if (graph_consistent(r))
-                    visit(r, depth + 1);
-                pop_event(r, u);
+        }
+}
+
+/* Every source the current trace offers to the decisions on the path. */
+static void discover(rs *r)
+{
+    graph *g = &r->g;
+    for (int di = 0; di < r->ndec; di++) {
+        decision *d = &r->dec[di];
+        int te = d->thread, ie = EID_INDEX(d->ev);
+        bool present = ie < g->tn[te];
+        wmx_eid cur = present ? g->tev[te][ie].rf : SRC_ABSENT;
+        int cell = present ? g->tev[te][ie].x.cell : d->cell;
+        /* the initial value */
+        if (cur != EID_INIT && (!d->is_await || await_accepts(d, r->prog->cell_init[cell])))
+            offer(r, di, EID_INIT);
+        for (int t = 0; t < r->nthreads; t++)
+            for (int i = 0; i < g->tn[t]; i++) {
+                const gev *w = &g->tev[t][i];
+                if (!gev_is_write(w) || w->x.cell != cell)
+                    continue;
+                wmx_eid id = EID_MAKE(t, i);
+                if (id == cur)
+                    continue;
+                /* not in e's po∪rf future (nor e itself) */
+                if (vc_of(r, w->pos)[te] > ie)
+                    continue;
+                if (d->is_await && !await_accepts(d, w->x.value))
+                    continue;
+                offer(r, di, id);
+            }
+        if (present && g->tev[te][ie].x.kind == X_RMW)
+            swap_sources(r, di, cell);
+    }
+}
+
+/* ---- building a fixed part and running a node ---- */
+
+/* The source of read (t, i) in the fixed part of alternative a at d. */
+static wmx_eid fixed_source(rs *r, const decision *d, const alt *a, int t, int i)
+{
+    if (i < d->fcount[t])
+        return r->g.tev[t][i].rf;
+    if (EID_MAKE(t, i) == d->ev)
+        return a->src;
+    const int *pr = a->data + r->nthreads;
+    for (int k = 0; k < a->nextra; k++)
+        if (pr[2 * k] == EID_MAKE(t, i))
+            return pr[2 * k + 1];
+    return EID_INIT - 1;  /* cannot happen */
+}
+
+/* Builds the fixed part of alternative a of d in r->ng by running each
+ * thread's code with the given sources.  False when it cannot be built. */
+static bool build_fixed(rs *r, const decision *d, const alt *a, int *cnt)
+{
+    int nt = r->nthreads;
+    for (int t = 0; t < nt; t++) {
+        cnt[t] = d->fcount[t];
+        if (a->data && a->data[t] > cnt[t])
+            cnt[t] = a->data[t];
+    }
+    if (a->src != SRC_ABSENT)
+        cnt[d->thread] = d->fcount[d->thread] + 1;
+    graph *ng = &r->ng;
+    for (int t = 0; t < nt; t++)
+        ng->tn[t] = 0;
+    machine_init(r->lm, r->lstate);
+    wmx_val *mem = (wmx_val *)machine_memory(r->lm, r->lstate);
+    wmx_eid *wr = (wmx_eid *)machine_memory_writer(r->lm, r->lstate);
+    const wmx_program *p = r->prog;
+    bool progress = true;
+    int left = 0;
+    for (int t = 0; t < nt; t++)
+        left += cnt[t];
+    while (left > 0 && progress) {
+        progress = false;
+        for (int t = 0; t < nt; t++) {
+            while (ng->tn[t] < cnt[t]) {
+                int i = ng->tn[t];
+                if (machine_status(r->lm, r->lstate, t) != TS_RUNNING)
+                    return false;
+                const ir_instr *in = &p->threads[t].instrs[machine_pc(r->lm, r->lstate, t)];
+                wmx_transition step = { TR_STEP, t, -1 };
+                bool reads = in->kind == I_LOAD || in->kind == I_AWAIT || in->kind == I_XCHG ||
+                             in->kind == I_FAA || in->kind == I_CAS;
+                if (reads) {
+                    wmx_eid src = fixed_source(r, d, a, t, i);
+                    if (src < EID_INIT)
+                        return false;
+                    if (src != EID_INIT && EID_INDEX(src) >= ng->tn[EID_THREAD(src)])
+                        break;   /* its source is not built yet */
+                    int cell = ir_address_cell(p, &in->addr, machine_regs(r->lm, r->lstate, t));
+                    if (src != EID_INIT) {
+                        const gev *w = graph_ev(ng, src);
+                        if (!gev_is_write(w) || w->x.cell != cell)
+                            return false;   /* e.g. a CAS that fails there */
+                    }
+                    if (cell >= 0) {
+                        mem[cell] = src == EID_INIT ? p->cell_init[cell] : graph_ev(ng, src)->x.value;
+                        wr[cell] = src;
+                    }
+                }
+                if (!machine_is_enabled(r->lm, r->lstate, &step))
+                    return false;  /* an await whose condition fails */
+                wmx_event ev;
+                machine_apply(r->lm, r->lstate, &step, &ev);
+                gev *gv = graph_slot(ng, t, i);
+                gev_from_event(gv, &ev);
+                gv->x.index = i;
+                if (reads)
+                    gv->rf = fixed_source(r, d, a, t, i);
+                ng->tn[t]++;
+                left--;
+                progress = true;
             }
         }
     }
+    return left == 0;
+}
+
+static void trace_push(rs *r, const wmx_transition *tr, const wmx_event *ev)
+{
+    if (r->tlen == r->tcap) {
+        r->tcap = r->tcap ? 2 * r->tcap : 64;
+        r->steps = wmx_realloc(r->steps, (size_t)r->tcap * sizeof *r->steps);
+        r->events = wmx_realloc(r->events, (size_t)r->tcap * sizeof *r->events);
+        r->order = wmx_realloc(r->order, (size_t)r->tcap * sizeof *r->order);
+        r->winfo = wmx_realloc(r->winfo, (size_t)r->tcap * sizeof *r->winfo);
+    }
+    r->steps[r->tlen] = *tr;
+    r->events[r->tlen] = *ev;
+    r->tlen++;
+}
+
+/* Runs the node whose fixed part is realised by the witness r->wit: the
+ * witness, then the scheduler's extension to a maximal trace.  `from` is
+ * the decision whose alternative this is (-1 for the root), `fcnt` the
+ * fixed part's counts, `frozen` the frozen threads.  Builds the new current
+ * graph, reports its classes, pushes its decisions and collects sources. */
+static void run_node(rs *r, int from, const int *fcnt, const unsigned char *frozen)
+{
+    int nt = r->nthreads;
+    const wmx_machine *m = r->mm;
+    r->tlen = 0;
+    machine_init(m, r->mstate);
+    for (int i = 0; i < r->wlen; i++) {
+        if (!machine_is_enabled(m, r->mstate, &r->wit[i]))
+            break;
+        wmx_event ev;
+        machine_apply(m, r->mstate, &r->wit[i], &ev);
+        trace_push(r, &r->wit[i], &ev);
+    }
+    for (;;) {
+        int n = machine_enabled(m, r->mstate, r->en);
+        int pick = -1;
+        for (int k = 0; k < n && pick < 0; k++)
+            if (!(r->en[k].kind == TR_STEP && frozen[r->en[k].thread]))
+                pick = k;
+        if (pick < 0)
+            break;
+        waiter w = { -1, -1, OP_EQ, 0 };
+        if (r->en[pick].kind == TR_STEP && at_await(r, r->mstate, r->en[pick].thread))
+            await_at(r, r->mstate, r->en[pick].thread, &w);
+        wmx_event ev;
+        machine_apply(m, r->mstate, &r->en[pick], &ev);
+        trace_push(r, &r->en[pick], &ev);
+        r->winfo[r->tlen - 1] = w;
+    }
+    r->res->events += r->tlen;
+
+    /* the new graph: marks of the fixed part come from the old one */
+    graph *ng = &r->ng;
+    for (int t = 0; t < nt; t++)
+        ng->tn[t] = 0;
+    if ((size_t)r->tlen * (size_t)nt > (size_t)r->vccap) {
+        r->vccap = r->tlen * nt * 2 + 16;
+        r->vc = wmx_realloc(r->vc, (size_t)r->vccap * sizeof *r->vc);
+    }
+    for (int k = 0; k < r->tlen; k++) {
+        const wmx_event *ev = &r->events[k];
+        if (ev->kind == EV_WRITE_MEM) {
+            r->order[k] = -1;
+            continue;
+        }
+        int t = ev->thread, i = EID_INDEX(ev->id);
+        gev *gv = graph_slot(ng, t, i);
+        gev_from_event(gv, ev);
+        gv->pos = k;
+        if (from >= 0 && i < r->dec[from].fcount[t])
+            gv->dec = r->g.tev[t][i].dec;      /* the decision's fixed part */
+        else if (from >= 0 && EID_MAKE(t, i) == r->dec[from].ev)
+            gv->dec = from;                    /* the read whose source changed */
+        /* else: a cone's read (fixed) or the extension's (decided below) */
+        ng->tn[t] = i + 1;
+        r->order[k] = ev->id;
+        /* clock: program-order predecessor, source, itself */
+        int *c = vc_of(r, k);
+        if (i > 0)
+            memcpy(c, vc_of(r, graph_ev(ng, EID_MAKE(t, i - 1))->pos), (size_t)nt * sizeof *c);
+        else
+            memset(c, 0, (size_t)nt * sizeof *c);
+        if (gev_is_read(gv) && gv->rf != EID_INIT) {
+            const int *s = vc_of(r, graph_ev(ng, gv->rf)->pos);
+            for (int u = 0; u < nt; u++)
+                if (s[u] > c[u])
+                    c[u] = s[u];
+        }
+        c[t] = i + 1;
+    }
+    graph tmp = r->g;
+    r->g = r->ng;
+    r->ng = tmp;
+
+    finish_graph(r);
+    if (r->stop)
+        return;
+
+    /* decisions for the reads the extension added, in trace order */
+    int *cnt = r->tmpcount;
+    memcpy(cnt, fcnt, (size_t)nt * sizeof *cnt);
+    for (int k = 0; k < r->tlen; k++) {
+        if (r->order[k] < 0)
+            continue;
+        int t = EID_THREAD(r->order[k]), i = EID_INDEX(r->order[k]);
+        if (i < fcnt[t])
+            continue;
+        gev *gv = &r->g.tev[t][i];
+        if (gev_is_read(gv)) {
+            decision *d = push_decision(r, r->order[k], cnt, frozen);
+            d->cell = gv->x.cell;
+            gv->dec = r->ndec - 1;
+            if (gv->x.kind == X_AWAIT) {
+                d->is_await = true;
+                d->cmp = r->winfo[k].cmp;
+                d->operand = r->winfo[k].operand;
+            }
+            /* the branch taken is known; "absent" is an alternative of awaits */
+            alt taken = make_key(r, d, gv->rf);
+            d->alts = wmx_malloc(2 * sizeof *d->alts);
+            d->cap = 2;
+            d->alts[d->nalts++] = taken;
+            d->next = 1;
+            if (d->is_await)
+                d->alts[d->nalts++] = (alt){ SRC_ABSENT, 0, NULL, mix(0, (uint64_t)(uint32_t)SRC_ABSENT) };
+        }
+        cnt[t] = i + 1;
+    }
+    /* threads that wait at the end: a decision each, branch "absent" */
+    unsigned char *fz = wmx_malloc((size_t)(nt ? nt : 1));
+    memcpy(fz, frozen, (size_t)nt);
+    for (int t = 0; t < nt; t++) {
+        if (frozen[t] || !at_await(r, r->mstate, t))
+            continue;
+        waiter w;
+        await_at(r, r->mstate, t, &w);
+        decision *d = push_decision(r, EID_MAKE(t, r->g.tn[t]), cnt, fz);
+        d->is_await = true;
+        d->cell = w.cell;
+        d->cmp = w.cmp;
+        d->operand = w.operand;
+        d->alts = wmx_malloc(2 * sizeof *d->alts);
+        d->cap = 2;
+        d->alts[d->nalts++] = (alt){ SRC_ABSENT, 0, NULL, mix(0, (uint64_t)(uint32_t)SRC_ABSENT) };
+        d->next = 1;
+        fz[t] = 1;
+    }
+    free(fz);
+    discover(r);
+}
+
+
+/* Explores alternative a of the top decision. */
+static void explore_alt(rs *r, int di, int ai)
+{
+    decision *d = &r->dec[di];
+    alt *a = &d->alts[ai];
+    int nt = r->nthreads;
+    int *cnt = wmx_malloc((size_t)(nt ? nt : 1) * sizeof *cnt);
+    if (!build_fixed(r, d, a, cnt)) {
+        free(cnt);
+        return;
+    }
+    if (saturate(r, &r->ng)) {
+        r->refuted++;
+        free(cnt);
+        return;
+    }
+    wmx_exec *x = graph_exec(r, &r->ng);
+    bool ok = exec_consistent(r, x, true);
+    exec_free(x);
+    if (!ok) {
+        free(cnt);
+        return;
+    }
+    unsigned char *fz = wmx_malloc((size_t)(nt ? nt : 1));
+    memcpy(fz, d->frozen, (size_t)nt);
+    if (a->src == SRC_ABSENT)
+        fz[d->thread] = 1;
+    run_node(r, di, cnt, fz);
+    free(fz);
+    free(cnt);
 }
 
 int explore_rfsmc(const wmx_program *prog, const explore_opts *opts,
@@ -462,35 +1081,71 @@ int explore_rfsmc(const wmx_program *prog, const explore_opts *opts,
         machine_free(r.lm);
         return -1;
     }
-    r.ss = machine_state_size(r.lm);
+    r.lss = machine_state_size(r.lm);
+    r.mss = machine_state_size(r.mm);
     r.nthreads = prog->nthreads;
     size_t nt = (size_t)(r.nthreads ? r.nthreads : 1);
-    r.tev = wmx_calloc(nt, sizeof *r.tev);
-    r.tn = wmx_calloc(nt, sizeof *r.tn);
-    r.tcap = wmx_calloc(nt, sizeof *r.tcap);
-    r.scap = 64;
-    r.states = wmx_malloc((size_t)r.scap * r.ss);
+    graph_init(&r.g, r.nthreads);
+    graph_init(&r.ng, r.nthreads);
+    r.lstate = wmx_malloc(r.lss);
+    r.mstate = wmx_malloc(r.mss);
+    r.rstate = wmx_malloc(r.mss);
+    r.en = wmx_malloc((size_t)machine_max_enabled(r.mm) * sizeof *r.en + sizeof *r.en);
+    r.tmpcount = wmx_calloc(nt, sizeof *r.tmpcount);
+    r.tmpcone = wmx_calloc(nt, sizeof *r.tmpcone);
+    r.evstart = wmx_calloc(nt, sizeof *r.evstart);
     r.obs = wmx_malloc((size_t)(res->nobserved ? res->nobserved : 1) * sizeof *r.obs);
     for (int i = 0; i < res->nobserved; i++)
         if (res->observed[i].thread < 0)
             r.obs[r.nobs++] = res->observed[i].cell;
-    r.rstate = wmx_malloc(machine_state_size(r.mm));
     explore_clock_start(&r.clk);
-    machine_init(r.lm, LSTATE(&r, 0));
-    visit(&r, 0);
+
+    int *zero = wmx_calloc(nt, sizeof *zero);
+    unsigned char *nofz = wmx_calloc(nt, 1);
+    r.wlen = 0;
+    run_node(&r, -1, zero, nofz);
+    free(zero);
+    free(nofz);
+    while (r.ndec > 0 && !r.stop) {
+        if (explore_should_stop(&r.clk, opts, res, r.ndec)) {
+            r.stop = true;
+            break;
+        }
+        decision *d = &r.dec[r.ndec - 1];
+        if (d->next == d->nalts) {
+            pop_decision(&r);
+            continue;
+        }
+        explore_alt(&r, r.ndec - 1, d->next++);
+    }
+    while (r.ndec > 0)
+        pop_decision(&r);
+    free(r.dec);
+
     res->time_s = explore_now() - t0;
+    if (getenv("WMX_RFSMC_STATS"))
+        fprintf(stderr, "rfsmc: %ld checks, %ld refuted early\n", r.checks, r.refuted);
     explore_finish(res);
-    for (int t = 0; t < r.nthreads; t++)
-        free(r.tev[t]);
-    free(r.tev);
-    free(r.tn);
-    free(r.tcap);
-    free(r.states);
+    graph_free(&r.g, r.nthreads);
+    graph_free(&r.ng, r.nthreads);
+    free(r.steps);
+    free(r.events);
+    free(r.order);
+    free(r.winfo);
+    free(r.vc);
     free(r.obs);
     free(r.wit);
     free(r.rev);
     free(r.rsteps);
     free(r.rstate);
+    free(r.mstate);
+    free(r.lstate);
+    free(r.en);
+    free(r.tmpcount);
+    free(r.tmpcone);
+    free(r.evstart);
+    free(r.bits);
+    free(r.evtab);
     machine_free(r.lm);
     machine_free(r.mm);
     return 0;

@@ -153,17 +153,25 @@ static void on_trace(const explore_trace *tr, void *ud)
     for (int i = 0; i < n; i++)
         k += sprintf(key + k, "%llx,", (long long)pairs[i]);
     free(pairs);
-    for (int i = 0; i < f->n; i++)
-        if (strcmp(f->keys[i], key) == 0) {
-            f->dups++;
-            free(key);
-            return;
-        }
     if (f->n == f->cap) {
         f->cap = f->cap ? 2 * f->cap : 16;
         f->keys = realloc(f->keys, (size_t)f->cap * sizeof *f->keys);
     }
     f->keys[f->n++] = key;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Counts the classes reported more than once. */
+static void count_dups(fpcheck *f)
+{
+    qsort(f->keys, (size_t)f->n, sizeof *f->keys, key_cmp);
+    for (int i = 1; i < f->n; i++)
+        if (strcmp(f->keys[i - 1], f->keys[i]) == 0)
+            f->dups++;
 }
 
 /* Runs rfsmc and rfstate; NULL when they agree, else what differs. */
@@ -195,6 +203,7 @@ static const char *differential(const wmx_program *p, wmx_model model, char *msg
         bad = msg;
         goto out;
     }
+    count_dups(&f);
     if (a.traces != b.traces || a.blocked != b.blocked || a.positive != b.positive
         || a.negative != b.negative || a.nstates != b.nstates || a.error_traces != b.error_traces
         || explore_cond_ok(&a) != explore_cond_ok(&b) || f.dups)
