@@ -1,6 +1,7 @@
 /* explore.c - what every explorer shares: options, the result (counts,
  * distinct final states, assertion violations), limits, and dispatch. */
 #include "explore.h"
+#include "rfsmc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +35,7 @@ void explore_opts_init(explore_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->model = MODEL_TSO;
-    o->algo = ALGO_RFSTATE;
+    o->algo = ALGO_RFSMC;
 }
 
 double explore_now(void)
@@ -344,9 +345,6 @@ const char *explore_observation(const explore_result *res)
         return "Always";
     return "Sometimes";
 }
-
-int explore_rfsmc(const wmx_program *prog, const explore_opts *opts,
-                  explore_result *res, wmx_error *err);   /* core/rfsmc.c, see robust.h */
 
 int explore_run(const wmx_program *prog, const explore_opts *opts,
                 explore_result *res, wmx_error *err)

@@ -37,7 +37,7 @@
 #include "explore.h"
 #include "exec.h"
 #include "verify.h"
-#include "robust.h"
+#include "rfsmc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +85,8 @@ typedef struct decision {
 } decision;
 
 typedef struct rs {
+    struct rfsmc_iter *iter;
+    bool direct;           /* classes go to opts->on_trace, not to the queue */
     const wmx_program *prog;
     const explore_opts *opts;
     explore_result *res;
@@ -386,10 +388,14 @@ static wmx_val pos_value(const wmx_exec *x, int cell, int pos)
     return pos < 0 ? x->cell_init[cell] : x->ev[pos].value;
 }
 
+static void queue_trace(rs *r, const explore_trace *tr);
+
 static void add_trace(rs *r, const explore_trace *tr)
 {
     explore_result_add_trace(r->res, r->mm, tr);
-    if (r->opts->on_trace)
+    if (!r->direct)
+        queue_trace(r, tr);
+    else if (r->opts->on_trace)
         r->opts->on_trace(tr, r->opts->ud);
     if (explore_should_stop(&r->clk, r->opts, r->res, r->ndec))
         r->stop = true;
@@ -412,6 +418,7 @@ static void report_witness(rs *r)
         machine_apply(m, r->rstate, &r->wit[i], &r->rev[len]);
         r->rsteps[len++] = r->wit[i];
     }
+    r->res->events += len;
     explore_trace tr = { len, r->rsteps, r->rev, r->rstate,
                          machine_is_blocked(m, r->rstate), machine_has_error(m, r->rstate) };
     add_trace(r, &tr);
@@ -1062,91 +1069,209 @@ static void explore_alt(rs *r, int di, int ai)
     free(cnt);
 }
 
+/* ---- the search, one class at a time ---- */
+
+typedef struct owned_trace {
+    explore_trace tr;
+    wmx_transition *steps;
+    wmx_event *events;
+    void *state;
+} owned_trace;
+
+struct rfsmc_iter {
+    rs r;
+    double t0;
+    bool started, finished;
+    owned_trace *q;            /* classes found and not yet handed out */
+    int qhead, qn, qcap;
+    owned_trace cur;           /* the one handed out last */
+};
+
+static void owned_free(owned_trace *o)
+{
+    free(o->steps);
+    free(o->events);
+    free(o->state);
+    memset(o, 0, sizeof *o);
+}
+
+static void queue_trace(rs *r, const explore_trace *tr)
+{
+    rfsmc_iter *it = r->iter;
+    if (it->qhead > 0 && it->qhead == it->qn) {
+        it->qhead = it->qn = 0;
+    }
+    if (it->qn == it->qcap) {
+        it->qcap = it->qcap ? 2 * it->qcap : 8;
+        it->q = wmx_realloc(it->q, (size_t)it->qcap * sizeof *it->q);
+    }
+    owned_trace *o = &it->q[it->qn++];
+    size_t n = (size_t)(tr->len ? tr->len : 1);
+    o->steps = wmx_malloc(n * sizeof *o->steps);
+    o->events = wmx_malloc(n * sizeof *o->events);
+    if (tr->len) {
+        memcpy(o->steps, tr->steps, (size_t)tr->len * sizeof *o->steps);
+        memcpy(o->events, tr->events, (size_t)tr->len * sizeof *o->events);
+    }
+    o->state = wmx_malloc(r->mss);
+    memcpy(o->state, tr->final_state, r->mss);
+    o->tr = (explore_trace){ tr->len, o->steps, o->events, o->state, tr->blocked, tr->error };
+}
+
+rfsmc_iter *rfsmc_iter_new(const wmx_program *prog, const explore_opts *opts,
+                           explore_result *res, wmx_error *err)
+{
+    explore_result_init(res, prog, opts->model, ALGO_RFSMC);
+    rfsmc_iter *it = wmx_calloc(1, sizeof *it);
+    it->t0 = explore_now();
+    rs *r = &it->r;
+    r->iter = it;
+    r->prog = prog;
+    r->opts = opts;
+    r->res = res;
+    r->model = opts->model;
+    r->lm = machine_new(prog, MODEL_SC, err);
+    if (!r->lm) {
+        free(it);
+        return NULL;
+    }
+    r->mm = machine_new(prog, opts->model, err);
+    if (!r->mm) {
+        machine_free(r->lm);
+        free(it);
+        return NULL;
+    }
+    r->lss = machine_state_size(r->lm);
+    r->mss = machine_state_size(r->mm);
+    r->nthreads = prog->nthreads;
+    size_t nt = (size_t)(r->nthreads ? r->nthreads : 1);
+    graph_init(&r->g, r->nthreads);
+    graph_init(&r->ng, r->nthreads);
+    r->lstate = wmx_malloc(r->lss);
+    r->mstate = wmx_malloc(r->mss);
+    r->rstate = wmx_malloc(r->mss);
+    r->en = wmx_malloc((size_t)machine_max_enabled(r->mm) * sizeof *r->en + sizeof *r->en);
+    r->tmpcount = wmx_calloc(nt, sizeof *r->tmpcount);
+    r->tmpcone = wmx_calloc(nt, sizeof *r->tmpcone);
+    r->evstart = wmx_calloc(nt, sizeof *r->evstart);
+    r->obs = wmx_malloc((size_t)(res->nobserved ? res->nobserved : 1) * sizeof *r->obs);
+    for (int i = 0; i < res->nobserved; i++)
+        if (res->observed[i].thread < 0)
+            r->obs[r->nobs++] = res->observed[i].cell;
+    explore_clock_start(&r->clk);
+    return it;
+}
+
+static void iter_finish(rfsmc_iter *it)
+{
+    if (it->finished)
+        return;
+    it->finished = true;
+    rs *r = &it->r;
+    r->res->time_s = explore_now() - it->t0;
+    if (getenv("WMX_RFSMC_STATS"))
+        fprintf(stderr, "rfsmc: %ld checks, %ld refuted early\n", r->checks, r->refuted);
+    explore_finish(r->res);
+}
+
+/* One step of the search: the root, or the next alternative of the
+ * deepest decision.  False when the search is over. */
+static bool iter_step(rfsmc_iter *it)
+{
+    rs *r = &it->r;
+    size_t nt = (size_t)(r->nthreads ? r->nthreads : 1);
+    if (!it->started) {
+        it->started = true;
+        int *zero = wmx_calloc(nt, sizeof *zero);
+        unsigned char *nofz = wmx_calloc(nt, 1);
+        r->wlen = 0;
+        run_node(r, -1, zero, nofz);
+        free(zero);
+        free(nofz);
+        return true;
+    }
+    while (r->ndec > 0 && !r->stop) {
+        if (explore_should_stop(&r->clk, r->opts, r->res, r->ndec)) {
+            r->stop = true;
+            break;
+        }
+        decision *d = &r->dec[r->ndec - 1];
+        if (d->next == d->nalts) {
+            pop_decision(r);
+            continue;
+        }
+        explore_alt(r, r->ndec - 1, d->next++);
+        return true;
+    }
+    return false;
+}
+
+bool rfsmc_iter_next(rfsmc_iter *it, explore_trace *tr)
+{
+    owned_free(&it->cur);
+    while (it->qhead == it->qn) {
+        if (it->finished || !iter_step(it)) {
+            iter_finish(it);
+            return false;
+        }
+    }
+    it->cur = it->q[it->qhead++];
+    *tr = it->cur.tr;
+    return true;
+}
+
+void rfsmc_iter_free(rfsmc_iter *it)
+{
+    if (!it)
+        return;
+    rs *r = &it->r;
+    if (!it->finished && r->res->complete && (it->qhead < it->qn || r->ndec > 0 || !it->started)) {
+        r->res->complete = false;
+        r->res->stop_reason = "interrupted";
+    }
+    iter_finish(it);
+    owned_free(&it->cur);
+    for (int i = it->qhead; i < it->qn; i++)
+        owned_free(&it->q[i]);
+    free(it->q);
+    while (r->ndec > 0)
+        pop_decision(r);
+    free(r->dec);
+    graph_free(&r->g, r->nthreads);
+    graph_free(&r->ng, r->nthreads);
+    free(r->steps);
+    free(r->events);
+    free(r->order);
+    free(r->winfo);
+    free(r->vc);
+    free(r->obs);
+    free(r->wit);
+    free(r->rev);
+    free(r->rsteps);
+    free(r->rstate);
+    free(r->mstate);
+    free(r->lstate);
+    free(r->en);
+    free(r->tmpcount);
+    free(r->tmpcone);
+    free(r->evstart);
+    free(r->bits);
+    free(r->evtab);
+    machine_free(r->lm);
+    machine_free(r->mm);
+    free(it);
+}
+
 int explore_rfsmc(const wmx_program *prog, const explore_opts *opts,
                   explore_result *res, wmx_error *err)
 {
-    explore_result_init(res, prog, opts->model, ALGO_RFSMC);
-    double t0 = explore_now();
-    rs r;
-    memset(&r, 0, sizeof r);
-    r.prog = prog;
-    r.opts = opts;
-    r.res = res;
-    r.model = opts->model;
-    r.lm = machine_new(prog, MODEL_SC, err);
-    if (!r.lm)
+    rfsmc_iter *it = rfsmc_iter_new(prog, opts, res, err);
+    if (!it)
         return -1;
-    r.mm = machine_new(prog, opts->model, err);
-    if (!r.mm) {
-        machine_free(r.lm);
-        return -1;
-    }
-    r.lss = machine_state_size(r.lm);
-    r.mss = machine_state_size(r.mm);
-    r.nthreads = prog->nthreads;
-    size_t nt = (size_t)(r.nthreads ? r.nthreads : 1);
-    graph_init(&r.g, r.nthreads);
-    graph_init(&r.ng, r.nthreads);
-    r.lstate = wmx_malloc(r.lss);
-    r.mstate = wmx_malloc(r.mss);
-    r.rstate = wmx_malloc(r.mss);
-    r.en = wmx_malloc((size_t)machine_max_enabled(r.mm) * sizeof *r.en + sizeof *r.en);
-    r.tmpcount = wmx_calloc(nt, sizeof *r.tmpcount);
-    r.tmpcone = wmx_calloc(nt, sizeof *r.tmpcone);
-    r.evstart = wmx_calloc(nt, sizeof *r.evstart);
-    r.obs = wmx_malloc((size_t)(res->nobserved ? res->nobserved : 1) * sizeof *r.obs);
-    for (int i = 0; i < res->nobserved; i++)
-        if (res->observed[i].thread < 0)
-            r.obs[r.nobs++] = res->observed[i].cell;
-    explore_clock_start(&r.clk);
-
-    int *zero = wmx_calloc(nt, sizeof *zero);
-    unsigned char *nofz = wmx_calloc(nt, 1);
-    r.wlen = 0;
-    run_node(&r, -1, zero, nofz);
-    free(zero);
-    free(nofz);
-    while (r.ndec > 0 && !r.stop) {
-        if (explore_should_stop(&r.clk, opts, res, r.ndec)) {
-            r.stop = true;
-            break;
-        }
-        decision *d = &r.dec[r.ndec - 1];
-        if (d->next == d->nalts) {
-            pop_decision(&r);
-            continue;
-        }
-        explore_alt(&r, r.ndec - 1, d->next++);
-    }
-    while (r.ndec > 0)
-        pop_decision(&r);
-    free(r.dec);
-
-    res->time_s = explore_now() - t0;
-    if (getenv("WMX_RFSMC_STATS"))
-        fprintf(stderr, "rfsmc: %ld checks, %ld refuted early\n", r.checks, r.refuted);
-    explore_finish(res);
-    graph_free(&r.g, r.nthreads);
-    graph_free(&r.ng, r.nthreads);
-    free(r.steps);
-    free(r.events);
-    free(r.order);
-    free(r.winfo);
-    free(r.vc);
-    free(r.obs);
-    free(r.wit);
-    free(r.rev);
-    free(r.rsteps);
-    free(r.rstate);
-    free(r.mstate);
-    free(r.lstate);
-    free(r.en);
-    free(r.tmpcount);
-    free(r.tmpcone);
-    free(r.evstart);
-    free(r.bits);
-    free(r.evtab);
-    machine_free(r.lm);
-    machine_free(r.mm);
+    it->r.direct = true;       /* hand classes to on_trace, no queue */
+    while (iter_step(it))
+        ;
+    iter_finish(it);
+    rfsmc_iter_free(it);
     return 0;
 }

@@ -1,16 +1,13 @@
-/* robust.h - the RF-SMC explorer's entry point and robustness against
- * TSO/PSO: the reads-from classes a relaxed model allows and SC does not,
- * and a set of fences that removes them. */
+/* robust.h - robustness against TSO/PSO: the reads-from classes a relaxed
+ * model allows and SC does not, and a set of fences that removes them. */
 #ifndef WMX_ROBUST_H
 #define WMX_ROBUST_H
 
 #include "explore.h"
 #include "exec.h"
 #include "verify.h"
+#include "rfsmc.h"
 
-/* One trace per reads-from class, each class exactly once (see rfsmc.c). */
-int explore_rfsmc(const wmx_program *prog, const explore_opts *opts,
-                  explore_result *res, wmx_error *err);
 
 /* A class the relaxed model allows and SC does not. */
 typedef struct robust_violation {

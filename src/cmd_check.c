@@ -441,7 +441,7 @@ static int check_outcome(cmd_ctx *ctx, const char *file, const char *outcome, bo
     explore_opts o;
     explore_opts_init(&o);
     o.model = MODEL_PSO;
-    o.algo = ALGO_RFSTATE;      /* one trace per reads-from class */
+    o.algo = ALGO_RFSMC;        /* one trace per reads-from class */
     o.cancel = ctx->cancel;
     o.on_trace = on_trace;
     o.ud = &c;

@@ -122,7 +122,7 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
             }
         } else if (opt_match(&o, "--algo", 1)) {
             if (algo_parse(o.value, &opts.algo) < 0) {
-                fprintf(ctx->err, "wmx: unknown algorithm '%s' (rfstate, stateful, naive, rfsmc or odpor)\n", o.value);
+                fprintf(ctx->err, "wmx: unknown algorithm '%s' (rfsmc, rfstate, stateful, naive or odpor)\n", o.value);
                 return EXIT_USAGE;
             }
         } else if (opt_match(&o, "--max-traces", 1)) {
@@ -402,13 +402,14 @@ static int cmd_version(int argc, char **argv, cmd_ctx *ctx)
 }
 
 const command wmx_commands[] = {
-    { "explore", "[FILE] [--model sc|tso|pso] [--algo rfstate|stateful|naive|rfsmc|odpor] [--ifaa] [--plp[=await]] [--dump-wut DIR] [--max-traces N] [--timeout S] [--json | --format herd|json|text]",
+    { "explore", "[FILE] [--model sc|tso|pso] [--algo rfsmc|rfstate|stateful|naive|odpor] [--ifaa] [--plp[=await]] [--dump-wut DIR] [--max-traces N] [--timeout S] [--json | --format herd|json|text]",
       "explore every execution and report final states and the condition's verdict",
       "Explores the program under the memory model (default tso) with the chosen\n"
-      "algorithm: rfstate (default: one trace per reads-from class, observers of\n"
-      "final values included), stateful (counts every interleaving and flush\n"
-      "order, over the memoised state graph), naive (every interleaving,\n"
-      "enumerated), rfsmc (reads-from SMC), odpor\n"
+      "algorithm: rfsmc (default: reads-from SMC, one maximal trace per\n"
+      "reads-from class, observers of final values included), rfstate (the same\n"
+      "classes over memoised (state, reads-from history) pairs), stateful (counts\n"
+      "every interleaving and flush order, over the memoised state graph), naive\n"
+      "(every interleaving, enumerated), odpor\n"
       "(Optimal-DPOR, SC only: one trace per Mazurkiewicz class; --ifaa makes\n"
       "unused fetch-and-adds independent; --plp[=await] explores the loop-purity\n"
       "rewrite; --dump-wut DIR writes the wakeup trees as DOT).  Prints the\n"

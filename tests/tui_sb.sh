@@ -145,7 +145,7 @@ run_session() {    # WIDTH HEIGHT LOCALE PREFIX SERVER
 
     # resize mid-session, then back: the same screen again
     tmux -L "$sock" resize-window -x 100 -y 30
-    wait_for '^ SB | sc | rfstate | step 0/0' || return
+    wait_for '^ SB | sc | rfsmc | step 0/0' || return
     expect "$p-resized"
     tmux -L "$sock" resize-window -x "$1" -y "$2"
     sleep 0.3

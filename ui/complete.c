@@ -41,7 +41,7 @@ static void add_kind(ui_state *ui, list *l, const char *kind)
     if (strcmp(kind, "model") == 0) {
         add(l, "sc"); add(l, "tso"); add(l, "pso");
     } else if (strcmp(kind, "algo") == 0) {
-        add(l, "rfstate"); add(l, "stateful"); add(l, "naive"); add(l, "rfsmc"); add(l, "odpor");
+        add(l, "rfsmc"); add(l, "rfstate"); add(l, "stateful"); add(l, "naive"); add(l, "odpor");
     } else if (strcmp(kind, "thread") == 0 && p) {
         for (int t = 0; t < p->nthreads; t++)
             add(l, p->threads[t].name);

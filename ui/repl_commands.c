@@ -13,6 +13,7 @@
 #include "graph.h"
 #include "load.h"
 #include "report.h"
+#include "rfsmc.h"
 #include "trace.h"
 #include "util.h"
 
@@ -429,7 +430,7 @@ static int cmd_until(int argc, char **argv, cmd_ctx *ctx)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--algo") == 0 && i + 1 < argc) {
             if (algo_parse(argv[++i], &algo) < 0) {
-                fprintf(ctx->err, "unknown algorithm '%s' (rfstate, stateful, naive, rfsmc or odpor)\n", argv[i]);
+                fprintf(ctx->err, "unknown algorithm '%s' (rfsmc, rfstate, stateful, naive or odpor)\n", argv[i]);
                 return EXIT_USAGE;
             }
             continue;
@@ -706,6 +707,59 @@ static int cmd_select(int argc, char **argv, cmd_ctx *ctx)
     return EXIT_OK;
 }
 
+/* ---- next-class: the RF-SMC search one class at a time ---- */
+
+static int cmd_next_class(int argc, char **argv, cmd_ctx *ctx)
+{
+    ui_state *ui = UI(ctx);
+    ui_session *s = need_program(ctx);
+    if (!s)
+        return EXIT_USAGE;
+    bool restart = argc == 2 && strcmp(argv[1], "--restart") == 0;
+    if (argc > 2 || (argc == 2 && !restart)) {
+        fprintf(ctx->err, "usage: next-class [--restart]\n");
+        return EXIT_USAGE;
+    }
+    if (restart)
+        sess_classes_clear(s);
+    if (!s->classes) {
+        explore_opts_init(&s->classes_opts);
+        s->classes_opts.model = s->model;
+        s->classes_opts.algo = ALGO_RFSMC;
+        s->classes_opts.cancel = ctx->cancel;
+        wmx_error err = { 0 };
+        s->classes = rfsmc_iter_new(s->prog, &s->classes_opts, &s->classes_res, &err);
+        if (!s->classes) {
+            fprintf(ctx->err, "next-class: %s\n", err.msg);
+            return EXIT_USAGE;
+        }
+        s->classes_seen = 0;
+    }
+    explore_trace tr;
+    if (!rfsmc_iter_next(s->classes, &tr)) {
+        const explore_result *r = &s->classes_res;
+        fprintf(ctx->out, "no more classes: %ld reads-from class%s under %s%s%s "
+                "(`next-class --restart` starts again)\n", s->classes_seen,
+                s->classes_seen == 1 ? "" : "es", model_name(s->model),
+                r->complete ? "" : " - PARTIAL: ",
+                r->complete ? "" : (r->stop_reason ? r->stop_reason : "stopped"));
+        return EXIT_OK;
+    }
+    s->classes_seen++;
+    int bad = 0;
+    if (sess_replay(s, tr.steps, tr.len, tr.len, &bad) < 0) {
+        fprintf(ctx->err, "next-class: step %d of the class's trace is not enabled\n", bad + 1);
+        return EXIT_USAGE;
+    }
+    fprintf(ctx->out, "class %ld under %s (%d steps)%s%s:\n", s->classes_seen, model_name(s->model),
+            tr.len, tr.blocked ? "  blocked" : "", tr.error ? "  ASSERTION FAILED" : "");
+    for (int i = 0; i < s->len; i++)
+        print_step(ctx, s, i);
+    print_final(ctx, s);
+    stepped(ui);
+    return EXIT_OK;
+}
+
 /* ---- settings ---- */
 
 static int cmd_model(int argc, char **argv, cmd_ctx *ctx)
@@ -740,7 +794,7 @@ static int cmd_algo(int argc, char **argv, cmd_ctx *ctx)
         return EXIT_OK;
     }
     if (argc != 2 || algo_parse(argv[1], &a) < 0) {
-        fprintf(ctx->err, "usage: algo naive|rfsmc|odpor\n");
+        fprintf(ctx->err, "usage: algo rfsmc|rfstate|stateful|naive|odpor\n");
         return EXIT_USAGE;
     }
     ui->sess.algo = a;
@@ -880,10 +934,17 @@ const command wmx_repl_commands[] = {
       "Replays a recorded trace of the N-th execution of the last `explore` in\n"
       "the stepping panes.  Enter on a line of the executions pane does the same.",
       "", cmd_select, CMD_REPL, "Enter" },
+    { "next-class", "[--restart]", "run RF-SMC to its next reads-from class and replay it",
+      "Steps through the reads-from classes of the program under the current\n"
+      "model one at a time: each call resumes the RF-SMC search where it paused,\n"
+      "runs it to the next class and replays that class's trace in the stepping\n"
+      "panes.  --restart starts from the first class again; loading a program or\n"
+      "changing the model also does.  Ctrl-C stops the search.",
+      "", cmd_next_class, CMD_REPL, NULL },
     { "model", "sc|tso|pso", "change the memory model (restarts the execution)",
       "Switches the machine to SC, TSO or PSO and goes back to the initial state.",
       "model", cmd_model, CMD_REPL, NULL },
-    { "algo", "naive|rfsmc|odpor", "choose the algorithm `explore` uses",
+    { "algo", "rfsmc|rfstate|stateful|naive|odpor", "choose the algorithm `explore` uses",
       "Sets the default algorithm of `explore` (its --algo option overrides it).",
       "algo", cmd_algo, CMD_REPL, NULL },
     { "theme", "[NAME]", "switch the colour theme (list them without NAME)",

@@ -10,12 +10,13 @@
 #include <string.h>
 
 #include "util.h"
+#include "rfsmc.h"
 
 void sess_init(ui_session *s)
 {
     memset(s, 0, sizeof *s);
     s->model = MODEL_TSO;
-    s->algo = ALGO_RFSTATE;   /* as the batch explore: one trace per reads-from class */
+    s->algo = ALGO_RFSMC;     /* as the batch explore: one trace per reads-from class */
 }
 
 void sess_exec_clear(ui_exec_list *l)
@@ -30,6 +31,16 @@ void sess_exec_clear(ui_exec_list *l)
     free(l->observed);
     machine_free(l->m);
     memset(l, 0, sizeof *l);
+}
+
+void sess_classes_clear(ui_session *s)
+{
+    if (!s->classes)
+        return;
+    rfsmc_iter_free(s->classes);
+    explore_result_free(&s->classes_res);
+    s->classes = NULL;
+    s->classes_seen = 0;
 }
 
 static void timeline_free(ui_session *s)
@@ -47,6 +58,7 @@ void sess_free(ui_session *s)
 {
     timeline_free(s);
     sess_exec_clear(&s->execs);
+    sess_classes_clear(s);
     machine_free(s->m);
     ir_program_free(s->prog);
     s->m = NULL;
@@ -97,6 +109,7 @@ int sess_set_program(ui_session *s, wmx_program *prog, wmx_error *err)
     machine_free(m);
     machine_free(oldm);
     sess_exec_clear(&s->execs);
+    sess_classes_clear(s);
     ir_program_free(old);
     return rebuild(s, err);
 }
@@ -104,6 +117,7 @@ int sess_set_program(ui_session *s, wmx_program *prog, wmx_error *err)
 int sess_set_model(ui_session *s, wmx_model model, wmx_error *err)
 {
     wmx_model old = s->model;
+    sess_classes_clear(s);
     s->model = model;
     if (!s->prog)
         return 0;

@@ -161,6 +161,11 @@ typedef struct ui_session {
     wmx_event *events;      /* events[i] = the event of steps[i] */
     unsigned char *states;  /* (cap + 1) snapshots: state after i steps */
     ui_exec_list execs;
+    /* `next-class`: the RF-SMC search, paused after the last class shown */
+    struct rfsmc_iter *classes;
+    explore_opts classes_opts;  /* the iterator borrows it: keep it here */
+    explore_result classes_res;
+    long classes_seen;
 } ui_session;
 
 void sess_init(ui_session *s);
@@ -180,6 +185,8 @@ void sess_apply(ui_session *s, const wmx_transition *t);
  * step is not enabled; *bad receives its index. */
 int sess_replay(ui_session *s, const wmx_transition *steps, int n, int pos, int *bad);
 void sess_exec_clear(ui_exec_list *l);
+/* Drops the paused `next-class` search (program or model changed). */
+void sess_classes_clear(ui_session *s);
 
 /* ---- keys ------------------------------------------------------------ */
 

@@ -416,6 +416,63 @@ START_TEST(limits)
 }
 END_TEST
 
+/* The class-at-a-time API: the same classes as the batch run, each trace
+ * replays on a fresh machine to the state it reports; stopping early marks
+ * the result partial. */
+START_TEST(iterator)
+{
+    const char *names[] = { "SB", "IRIW", "2+2W" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        wmx_program *p = shape(names[i]);
+        for (int m = 0; m < 3; m++) {
+            explore_opts o;
+            explore_opts_init(&o);
+            o.model = (wmx_model)m;
+            o.algo = ALGO_RFSMC;
+            explore_result whole, res;
+            wmx_error err = { 0 };
+            ck_assert_int_eq(explore_run(p, &o, &whole, &err), 0);
+            rfsmc_iter *it = rfsmc_iter_new(p, &o, &res, &err);
+            ck_assert_ptr_nonnull(it);
+            wmx_machine *m2 = machine_new(p, (wmx_model)m, &err);
+            void *st = malloc(machine_state_size(m2));
+            void *key1 = malloc(machine_key_size(m2)), *key2 = malloc(machine_key_size(m2));
+            explore_trace tr;
+            long n = 0;
+            while (rfsmc_iter_next(it, &tr)) {
+                n++;
+                machine_init(m2, st);
+                for (int k = 0; k < tr.len; k++) {
+                    ck_assert(machine_is_enabled(m2, st, &tr.steps[k]));
+                    machine_apply(m2, st, &tr.steps[k], NULL);
+                }
+                machine_key(m2, st, key1);
+                machine_key(m2, tr.final_state, key2);
+                ck_assert(memcmp(key1, key2, machine_key_size(m2)) == 0);
+            }
+            ck_assert_int_eq(n, whole.traces + whole.blocked);
+            ck_assert_int_eq(res.traces, whole.traces);
+            ck_assert(res.complete);
+            rfsmc_iter_free(it);
+            explore_result_free(&res);
+            /* stop after the first class */
+            it = rfsmc_iter_new(p, &o, &res, &err);
+            ck_assert(rfsmc_iter_next(it, &tr));
+            rfsmc_iter_free(it);
+            ck_assert(!res.complete);
+            ck_assert_int_ge(res.traces, 1);
+            explore_result_free(&res);
+            explore_result_free(&whole);
+            free(st);
+            free(key1);
+            free(key2);
+            machine_free(m2);
+        }
+        ir_program_free(p);
+    }
+}
+END_TEST
+
 START_TEST(robustness)
 {
     explore_opts o;
@@ -455,6 +512,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, known_counts);
     tcase_add_test(tc, limits);
+    tcase_add_test(tc, iterator);
     tcase_add_test(tc, robustness);
     tcase_add_test(tc, random_differential);
     suite_add_tcase(s, tc);
