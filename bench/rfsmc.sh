@@ -1,69 +1,99 @@
 #!/bin/sh
-# bench/rfsmc.sh - reads-from families (readers, lastzero, lastwrite) under
-# SC, TSO and PSO: classes, seconds and peak memory for naive (with a
-# timeout), rfstate and rfsmc.  The programs are generated as .wmx text.
+# bench/rfsmc.sh - reads-from SMC (rfsmc) against naive enumeration on nine
+# program families under SC, TSO and PSO.  One row per (family(N), model):
+# complete + blocked traces, seconds and peak memory of both, and rfsmc's
+# classes and events per second.  The programs are generated as .wmx text by
+# bench/rfsmc-gen.sh.
+#
+# naive runs are capped by NAIVE_TIMEOUT seconds (default 10) and rfsmc runs
+# by RFSMC_TIMEOUT (default 120); a capped run shows ">Ts".  Once naive hits
+# its cap on a family and model, the larger sizes of that family are not run
+# under that model (they only have more interleavings) and show ">Ts*";
+# NAIVE_ALL=1 runs them anyway.  Benchmarks never fail on time: the script
+# exits non-zero only when wmx fails (usage or input error, a crash, or an
+# exit code other than 0 or 1 without a limit having stopped the run).
 set -u
 WMX=${WMX:-./wmx}
 cd "$(dirname "$0")/.."
 . bench/lib.sh
+. bench/rfsmc-gen.sh
 TMP=${TMPDIR:-/tmp}/wmx-bench-rfsmc.$$
 mkdir -p "$TMP"
 trap 'rm -rf "$TMP"' EXIT
-NAIVE_TIMEOUT=${NAIVE_TIMEOUT:-20}
-TIMEOUT=${RFSMC_TIMEOUT:-120}
+trap 'exit 130' HUP INT PIPE TERM
+NAIVE_TIMEOUT=${NAIVE_TIMEOUT:-10}
+RFSMC_TIMEOUT=${RFSMC_TIMEOUT:-120}
+NAIVE_ALL=${NAIVE_ALL:-0}
+rc=0
+capped=" "     # "family:model" pairs on which naive hit its cap
 
-# readers(N): one thread stores x = 42, N threads load x
-readers() {
-  n=$1
-  echo "name readers$n"
-  echo "var x;"
-  echo "thread W { x = 42; }"
-  i=1; while [ $i -le $n ]; do echo "thread R$i { r = x; }"; i=$((i + 1)); done
-}
-# lastzero(N): a[0..N] = 0; P0 scans i = N downwards while a[i] != 0;
-# Pj (j = 1..N) stores a[j] = a[j-1] + 1
-lastzero() {
-  n=$1
-  echo "name lastzero$n"
-  echo "var a[$((n + 1))];"
-  echo "thread P0 { i = $n; r = a[i]; while (r != 0) bound $n { i = i - 1; r = a[i]; } }"
-  j=1; while [ $j -le $n ]; do echo "thread P$j { r = a[$((j - 1))]; a[$j] = r + 1; }"; j=$((j + 1)); done
-}
-# lastwrite(N): thread i stores x = i; the final value of x is observed
-lastwrite() {
-  n=$1
-  echo "name lastwrite$n"
-  echo "var x;"
-  i=1; while [ $i -le $n ]; do echo "thread P$i { x = $i; }"; i=$((i + 1)); done
-  echo "locations [x];"
-}
-
-# run ALGO MODEL FILE [timeout]: prints "classes secs MB" (or "- >T -")
+# run ALGO MODEL FILE TIMEOUT: explores FILE and sets T (traces + blocked,
+# or "-" when a limit stopped the run), S (seconds, or ">TIMEOUTs"), MB (peak
+# memory), CPS and EPS (classes and events per second, "-" when stopped),
+# STOPPED (1 when a limit stopped the run); returns 1 if wmx failed.
 run() {
   algo=$1 model=$2 file=$3 to=$4
-  if measure "$TMP/out" "$WMX" explore "$file" --model "$model" --algo "$algo" --timeout "$to"; then :; fi
-  # GNU time puts "Command exited with non-zero status N" first on a timeout
-  SECS=$(tail -1 "$TMP/out.time" | cut -d' ' -f1)
-  KB=$(tail -1 "$TMP/out.time" | cut -d' ' -f2)
-  line=$(sed -n 's/^ *\([0-9]*\) traces, \([0-9]*\) blocked.*/\1 \2/p' "$TMP/out" | head -1)
-  if grep -qi "timeout\|incomplete\|stopped" "$TMP/out" "$TMP/out.err" 2>/dev/null || [ -z "$line" ]; then
-    printf '%12s %8s %7s' ">${to}s" "-" "$((KB / 1024))"
-  else
-    set -- $line
-    printf '%12s %8s %7s' "$(( $1 + $2 ))" "$SECS" "$((KB / 1024))"
+  measure "$TMP/out" "$WMX" explore "$file" --model "$model" --algo "$algo" \
+    --json --timeout "$to"
+  st=$?
+  T=- S=- MB=- CPS=- EPS=- STOPPED=0
+  case $st in 0|1|3) ;; *) st=fail ;; esac
+  tr=$(json_field "$TMP/out" traces)
+  bl=$(json_field "$TMP/out" blocked)
+  ev=$(json_field "$TMP/out" events)
+  ts=$(json_field "$TMP/out" time_s)
+  if [ "$st" = fail ] || [ -z "$tr" ] || [ -z "$bl" ] || [ -z "$ev" ] || [ -z "$ts" ]; then
+    echo "rfsmc.sh: wmx failed (exit $st): $algo $model $file" >&2
+    sed 's/^/  /' "$TMP/out.err" >&2
+    T=ERR S=ERR
+    return 1
   fi
+  MB=$(awk -v k="$KB" 'BEGIN { printf "%.1f", k / 1024 }')
+  if grep -q '"complete": false' "$TMP/out"; then
+    STOPPED=1 S=">${to}s"
+    return 0
+  fi
+  if [ "$st" = 3 ]; then   # 3 means "stopped by a limit", yet complete
+    echo "rfsmc.sh: wmx exit 3 on a complete run: $algo $model $file" >&2
+    T=ERR S=ERR
+    return 1
+  fi
+  T=$((tr + bl))
+  S=$(awk -v t="$ts" 'BEGIN { printf "%.3f", t }')
+  CPS=$(awk -v n="$T" -v t="$ts" 'BEGIN { if (t > 0) printf "%.0f", n / t; else print "-" }')
+  EPS=$(awk -v n="$ev" -v t="$ts" 'BEGIN { if (t > 0) printf "%.0f", n / t; else print "-" }')
+  return 0
 }
 
-printf '%-13s %-4s | %12s %8s %7s | %12s %8s %7s | %12s %8s %7s\n' family model \
-  naive secs MB rfstate secs MB rfsmc secs MB
-for fam in "readers 4" "readers 8" "readers 10" "lastzero 3" "lastzero 5" "lastwrite 4" "lastwrite 6"; do
+fmt='%-19s %-5s | %9s %8s %7s | %9s %8s %7s %11s %12s\n'
+echo "traces = complete + blocked executions (for rfsmc: one per class); s = exploration time reported by wmx; MB = peak resident memory; rates = rfsmc classes (events) / s; >Ts = stopped by the timeout, >Ts* = not run (a smaller size already hit the timeout)"
+printf "$fmt" family model "naive" secs MB "rfsmc" secs MB classes/s events/s
+for fam in "readers 8" "readers 10" "readers 12" \
+           "lastzero 5" "lastzero 8" "lastzero 10" \
+           "lastwrite 4" "lastwrite 6" "lastwrite 8" \
+           "nwriters1reader 4" "nwriters1reader 8" \
+           "indexer 10" "indexer 12" "indexer 13" \
+           "dekker 1" "dekker 2" "dekker 3" \
+           "peterson 1" "peterson 2" "peterson 3" \
+           "szymanski 1" "szymanski 2" \
+           "fib_bench 2" "fib_bench 3" "fib_bench 4"; do
   set -- $fam
   f="$TMP/$1$2.wmx"
-  $1 $2 > "$f"
+  "$1" "$2" > "$f"
   for model in sc tso pso; do
-    printf '%-13s %-4s | ' "$1($2)" "$model"
-    run naive "$model" "$f" "$NAIVE_TIMEOUT"; printf ' | '
-    run rfstate "$model" "$f" "$TIMEOUT"; printf ' | '
-    run rfsmc "$model" "$f" "$TIMEOUT"; printf '\n'
+    skip=0
+    if [ "$NAIVE_ALL" != 1 ]; then
+      case $capped in *" $1:$model "*) skip=1 ;; esac
+    fi
+    if [ "$skip" = 1 ]; then
+      nT=- nS=">${NAIVE_TIMEOUT}s*" nMB=-
+    else
+      run naive "$model" "$f" "$NAIVE_TIMEOUT" || rc=1
+      nT=$T nS=$S nMB=$MB
+      [ "$STOPPED" = 1 ] && capped="$capped$1:$model "
+    fi
+    run rfsmc "$model" "$f" "$RFSMC_TIMEOUT" || rc=1
+    printf "$fmt" "$1($2)" "$model" "$nT" "$nS" "$nMB" "$T" "$S" "$MB" "$CPS" "$EPS"
   done
 done
+exit $rc

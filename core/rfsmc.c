@@ -249,8 +249,9 @@ static bool exec_consistent(rs *r, const wmx_exec *x, bool keep_witness)
  * Saturation over the model's preserved order: ppo (program order minus
  * what the model relaxes: write→read under TSO, also write→write to other
  * variables under PSO; RMWs and fences keep everything), external
- * reads-from (all reads-from under SC), and the coherence and from-read
- * edges that follow: a write w' ordered before a read of w comes before w,
+ * reads-from (all reads-from under SC), per-variable coherence (a read
+ * sees its own thread's earlier writes or later ones), and the coherence
+ * and from-read edges that follow: a write w' ordered before a read of w comes before w,
  * and a read of w comes before every write after w.  A cycle proves the
  * graph inconsistent; no cycle proves nothing and the checker decides. */
 
@@ -307,20 +308,33 @@ static bool saturate(rs *r, const graph *g)
             if (gev_is_read(a) && a->rf != EID_INIT &&
                 (r->model == MODEL_SC || EID_THREAD(a->rf) != t))
                 BIT_SET(ROW(start[EID_THREAD(a->rf)] + EID_INDEX(a->rf)), start[t] + i);
-        }
-    for (;;) {
-        /* transitive closure */
-        for (int k = 0; k < n; k++)
-            for (int i = 0; i < n; i++)
-                if (BIT_GET(ROW(i), k)) {
-                    uint64_t *ri = ROW(i), *rk = ROW(k);
-                    for (int w = 0; w < nw; w++)
-                        ri[w] |= rk[w];
+            /* coherence: a read sees its thread's earlier writes to the
+             * variable or later ones, under every model */
+            if (gev_is_read(a))
+                for (int j = 0; j < i; j++) {
+                    const gev *w = &g->tev[t][j];
+                    if (!gev_is_write(w) || w->x.cell != a->x.cell || EID_MAKE(t, j) == a->rf)
+                        continue;
+                    if (a->rf == EID_INIT)
+                        return true;
+                    BIT_SET(ROW(start[t] + j), start[EID_THREAD(a->rf)] + EID_INDEX(a->rf));
                 }
+        }
+    /* transitive closure of the initial edges */
+    for (int k = 0; k < n; k++)
         for (int i = 0; i < n; i++)
-            if (BIT_GET(ROW(i), i))
-                return true;
-        bool added = false;
+            if (BIT_GET(ROW(i), k)) {
+                uint64_t *ri = ROW(i), *rk = ROW(k);
+                for (int w = 0; w < nw; w++)
+                    ri[w] |= rk[w];
+            }
+    for (int i = 0; i < n; i++)
+        if (BIT_GET(ROW(i), i))
+            return true;
+    /* derived edges, each added to the closure at once */
+    bool added = true;
+    while (added) {
+        added = false;
         for (int ri = 0; ri < n; ri++) {
             const gev *rd = EV(ri);
             if (!gev_is_read(rd))
@@ -330,23 +344,35 @@ static bool saturate(rs *r, const graph *g)
                 const gev *w2 = EV(xi);
                 if (xi == wi || xi == ri || !gev_is_write(w2) || w2->x.cell != rd->x.cell)
                     continue;
-                if (BIT_GET(ROW(xi), ri)) {          /* w' before the read */
+                int a = -1, b = -1;
+                if (BIT_GET(ROW(xi), ri)) {          /* w' before the read: w' before w */
                     if (wi < 0)
                         return true;
                     if (!BIT_GET(ROW(xi), wi)) {
-                        BIT_SET(ROW(xi), wi);
-                        added = true;
+                        a = xi;
+                        b = wi;
                     }
+                } else if (wi >= 0 && BIT_GET(ROW(wi), xi) && !BIT_GET(ROW(ri), xi)) {
+                    a = ri;                          /* the read before w' */
+                    b = xi;
                 }
-                if (wi >= 0 && BIT_GET(ROW(wi), xi) && !BIT_GET(ROW(ri), xi)) {
-                    BIT_SET(ROW(ri), xi);            /* the read before w' */
-                    added = true;
-                }
+                if (a < 0)
+                    continue;
+                if (BIT_GET(ROW(b), a))
+                    return true;
+                const uint64_t *rb = ROW(b);
+                for (int i = 0; i < n; i++)
+                    if (i == a || BIT_GET(ROW(i), a)) {
+                        uint64_t *rr = ROW(i);
+                        for (int w = 0; w < nw; w++)
+                            rr[w] |= rb[w];
+                        BIT_SET(rr, b);
+                    }
+                added = true;
             }
         }
-        if (!added)
-            return false;
     }
+    return false;
 #undef ROW
 #undef EV
 }
