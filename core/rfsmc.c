@@ -128,6 +128,7 @@ typedef struct rs {
     const gev **evtab;
     size_t evcap;
     long refuted;
+    long nodes, empty;     /* traces run; those that were no class */
     int *pairs;
     int pcap;
     long checks;
@@ -526,8 +527,23 @@ static void final_writers(rs *r)
         return;
     }
     const graph *g = &r->g;
+    int nt = r->nthreads;
+    /* a cell written at most once has one possible final writer */
+    bool choice = false;
+    for (int o = 0; o < r->nobs && !choice; o++) {
+        int writes = 0;
+        for (int t = 0; t < nt; t++)
+            for (int i = 0; i < g->tn[t]; i++)
+                if (gev_is_write(&g->tev[t][i]) && g->tev[t][i].x.cell == r->obs[o])
+                    writes++;
+        choice = writes > 1;
+    }
+    if (!choice) {
+        add_trace(r, &tr);
+        return;
+    }
     saturate(r, g);
-    int nt = r->nthreads, nw = r->nwords;
+    int nw = r->nwords;
     const wmx_eid *fin_w = machine_memory_writer(r->mm, st);
     /* candidates per observed cell: eids, EID_INIT when no write */
     int total = 0;
@@ -1005,7 +1021,11 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
     r->g = r->ng;
     r->ng = tmp;
 
+    long before = r->res->traces + r->res->blocked;
     finish_graph(r);
+    r->nodes++;
+    if (r->res->traces + r->res->blocked == before)
+        r->empty++;             /* threads wait at awaits that could pass */
     if (r->stop)
         return;
 
@@ -1196,7 +1216,8 @@ static void iter_finish(rfsmc_iter *it)
     rs *r = &it->r;
     r->res->time_s = explore_now() - it->t0;
     if (getenv("WMX_RFSMC_STATS"))
-        fprintf(stderr, "rfsmc: %ld checks, %ld refuted early\n", r->checks, r->refuted);
+        fprintf(stderr, "rfsmc: %ld traces run, %ld of them no class; %ld checks, %ld refuted early\n",
+                r->nodes, r->empty, r->checks, r->refuted);
     explore_finish(r->res);
 }
 

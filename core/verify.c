@@ -521,9 +521,9 @@ static bool structural(const wmx_exec *x, wmx_model model, expl *ex)
         if (!xev_is_read(r))
             continue;
         int w = r->rf;
-        ir_cell_name(x->prog, r->cell, cn, sizeof cn);
         wmx_val wv = w < 0 ? x->cell_init[r->cell] : x->ev[w].value;
         if (w >= 0 && (!xev_is_write(&x->ev[w]) || x->ev[w].cell != r->cell)) {
+            ir_cell_name(x->prog, r->cell, cn, sizeof cn);
             ex_printf(ex, "%s is said to read from %s, which does not write %s.\n", D(i), D2(w), cn);
             ex_fact(ex, REL_RF, w, i, r->cell, NULL);
             return true;
@@ -547,6 +547,7 @@ static bool structural(const wmx_exec *x, wmx_model model, expl *ex)
             return true;
         }
         if (last >= 0 && w != last && (w < 0 || x->ev[w].thread == t)) {
+            ir_cell_name(x->prog, r->cell, cn, sizeof cn);
             ex_printf(ex, "%s reads from %s, but its own thread wrote %s again before the read:\n"
                           "  %s\nA thread always sees its own latest write to a variable, or a newer one "
                           "(uniproc: po-loc and rf/co/fr form a cycle).\n", D(i), D2(w), cn,

@@ -267,8 +267,9 @@ void ui_progress_draw(ui_state *ui)
         x += bw;
         x += scr_put(s, x, y, 1, ST_STATUS, "]");
     }
-    scr_printf(s, x, y, s->w - x, ST_STATUS, " %ld traces, %ld blocked, %.1f s  (Ctrl-C stops)",
-               pr->traces, pr->blocked, pr->elapsed);
+    double rate = pr->elapsed > 0 ? (double)(pr->traces + pr->blocked) / pr->elapsed : 0;
+    scr_printf(s, x, y, s->w - x, ST_STATUS, " %ld traces (%.0f/s), %ld blocked, depth %d, %.1f s  (Ctrl-C stops)",
+               pr->traces, rate, pr->blocked, pr->depth, pr->elapsed);
 }
 
 static void draw_prompt(ui_state *ui, int y)

@@ -408,6 +408,7 @@ static void ui_progress_cb(const explore_progress *pr, void *ud)
     ui->progress.traces = pr->traces;
     ui->progress.blocked = pr->blocked;
     ui->progress.events = pr->events;
+    ui->progress.depth = pr->depth;
     ui->progress.elapsed = pr->elapsed_s;
     ui->progress.tick++;
     if (ui_progress_hook)
@@ -479,7 +480,7 @@ static int cmd_until(int argc, char **argv, cmd_ctx *ctx)
         o.ud = &u;
         explore_result res;
         wmx_error err = { 0 };
-        ui->progress = (ui_progress){ true, "searching", 0, 0, 0, 0, 0 };
+        ui->progress = (ui_progress){ .active = true, .what = "searching" };
         *ctx->cancel = 0;
         int r = explore_run(s->prog, &o, &res, &err);
         ui->progress.active = false;
@@ -610,7 +611,7 @@ void ui_explore_before(explore_opts *o, cmd_ctx *ctx)
     snprintf(what, sizeof what, "exploring (%s, %s)", algo_name(o->algo), model_name(o->model));
     static char what_buf[64];
     memcpy(what_buf, what, sizeof what_buf);
-    ui->progress = (ui_progress){ true, what_buf, 0, 0, 0, 0, 0 };
+    ui->progress = (ui_progress){ .active = true, .what = what_buf };
 }
 
 static int class_cmp(const void *a, const void *b, void *ctx)

@@ -260,6 +260,7 @@ typedef struct ui_progress {
     bool active;
     const char *what;
     long traces, blocked, events;
+    int depth;              /* the explorer's search depth */
     double elapsed;
     int tick;
 } ui_progress;
