@@ -41,19 +41,22 @@ lastzero() {
     echo "thread P$j { r = a[$((j - 1))]; a[$j] = r + 1; }"; j=$((j + 1)); done
 }
 
+# writers N PREFIX: N threads PREFIXi, each storing x = i
+writers() {
+  i=1; while [ $i -le "$1" ]; do echo "thread $2$i { x = $i; }"; i=$((i + 1)); done
+}
+
 lastwrite() {
-  n=$1
-  echo "name lastwrite$n"
+  echo "name lastwrite$1"
   echo "var x;"
-  i=1; while [ $i -le "$n" ]; do echo "thread P$i { x = $i; }"; i=$((i + 1)); done
+  writers "$1" P
   echo "locations [x];"
 }
 
 nwriters1reader() {
-  n=$1
-  echo "name nwriters1reader$n"
+  echo "name nwriters1reader$1"
   echo "var x;"
-  i=1; while [ $i -le "$n" ]; do echo "thread W$i { x = $i; }"; i=$((i + 1)); done
+  writers "$1" W
   echo "thread R { r = x; }"
 }
 
