@@ -121,6 +121,8 @@ typedef struct rs {
     wmx_transition *en;
     int *tmpcount;
     int *tmpcone;
+    int *keybuf;           /* scratch for the key being offered */
+    size_t keycap;
     int *evstart;
     int nev, nwords;
     uint64_t *bits;
@@ -661,8 +663,9 @@ static int *vc_of(rs *r, int pos)
 
 /* The key of source src for decision d in the current graph: its cone's
  * counts and the sources of the cone's reads outside d's fixed part.  With
- * ovr >= -1, src is an RMW taken with source ovr instead of its own (its
- * cone is then its program-order past, ovr's cone and itself). */
+ * use_ovr, src is an RMW taken with source ovr instead of its own (its cone
+ * is then its program-order past, ovr's cone and itself).  The key's data
+ * is scratch (r->keybuf), valid until the next call: key_keep copies it. */
 static alt make_key2(rs *r, const decision *d, wmx_eid src, wmx_eid ovr, bool use_ovr)
 {
     int nt = r->nthreads;
@@ -686,12 +689,15 @@ static alt make_key2(rs *r, const decision *d, wmx_eid src, wmx_eid ovr, bool us
         }
         cone[ts] = is + 1;
     }
-    int n = 0;
+    size_t need = (size_t)nt;
     for (int t = 0; t < nt; t++)
-        for (int i = d->fcount[t]; i < cone[t]; i++)
-            if (gev_is_read(&r->g.tev[t][i]))
-                n++;
-    a.data = wmx_malloc((size_t)(nt + 2 * n) * sizeof *a.data);
+        if (cone[t] > d->fcount[t])
+            need += 2 * (size_t)(cone[t] - d->fcount[t]);
+    if (need > r->keycap) {
+        r->keycap = 2 * need;
+        r->keybuf = wmx_realloc(r->keybuf, r->keycap * sizeof *r->keybuf);
+    }
+    a.data = r->keybuf;
     memcpy(a.data, cone, (size_t)nt * sizeof *a.data);
     int k = nt;
     for (int t = 0; t < nt; t++) {
@@ -704,7 +710,19 @@ static alt make_key2(rs *r, const decision *d, wmx_eid src, wmx_eid ovr, bool us
                 a.hash = mix(mix(a.hash, (uint64_t)EID_MAKE(t, i)), (uint64_t)(uint32_t)rf);
             }
     }
-    a.nextra = n;
+    a.nextra = (k - nt) / 2;
+    return a;
+}
+
+/* A copy of key a that owns its data. */
+static alt key_keep(alt a, int nt)
+{
+    if (a.data) {
+        size_t n = (size_t)(nt + 2 * a.nextra);
+        int *data = wmx_malloc(n * sizeof *data);
+        memcpy(data, a.data, n * sizeof *data);
+        a.data = data;
+    }
     return a;
 }
 
@@ -727,15 +745,13 @@ static void offer_key(rs *r, int di, alt a)
 {
     decision *d = &r->dec[di];
     for (int i = 0; i < d->nalts; i++)
-        if (key_equal(&d->alts[i], &a, r->nthreads)) {
-            free(a.data);
+        if (key_equal(&d->alts[i], &a, r->nthreads))
             return;
-        }
     if (d->nalts == d->cap) {
         d->cap = d->cap ? 2 * d->cap : 4;
         d->alts = wmx_realloc(d->alts, (size_t)d->cap * sizeof *d->alts);
     }
-    d->alts[d->nalts++] = a;
+    d->alts[d->nalts++] = key_keep(a, r->nthreads);
 }
 
 static void offer(rs *r, int di, wmx_eid src)
@@ -1049,7 +1065,7 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
                 d->operand = r->winfo[k].operand;
             }
             /* the branch taken is known; "absent" is an alternative of awaits */
-            alt taken = make_key(r, d, gv->rf);
+            alt taken = key_keep(make_key(r, d, gv->rf), nt);
             d->alts = wmx_malloc(2 * sizeof *d->alts);
             d->cap = 2;
             d->alts[d->nalts++] = taken;
@@ -1301,6 +1317,7 @@ void rfsmc_iter_free(rfsmc_iter *it)
     free(r->en);
     free(r->tmpcount);
     free(r->tmpcone);
+    free(r->keybuf);
     free(r->evstart);
     free(r->bits);
     free(r->evtab);

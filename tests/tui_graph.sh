@@ -23,35 +23,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 fail=0
-
-keys() { tmux -L "$sock" send-keys "$@"; }
-text() { tmux -L "$sock" send-keys -l -- "$1"; }
-grab() { tmux -L "$sock" capture-pane -p > "$1"; }
-
-wait_for() {
-    i=0
-    while [ $i -lt 50 ]; do
-        grab "$tmp/screen"
-        if grep -q -- "$1" "$tmp/screen"; then
-            return 0
-        fi
-        sleep 0.1
-        i=$((i + 1))
-    done
-    echo "FAIL [$size]: timed out waiting for '$1'; the screen was:"
-    cat "$tmp/screen"
-    fail=1
-    return 1
-}
-
-must() {
-    grab "$tmp/screen"
-    if ! grep -q -- "$1" "$tmp/screen"; then
-        echo "FAIL [$size]: expected a line matching '$1'; the screen was:"
-        cat "$tmp/screen"
-        fail=1
-    fi
-}
+. "$root/tests/tui/lib.sh"
 
 # at_least N WORD: the screen shows WORD (as a word) N times or more
 at_least() {

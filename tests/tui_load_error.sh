@@ -16,34 +16,8 @@ tmp=$(mktemp -d)
 sock=wmxtest-$$
 trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 fail=0
+. "$root/tests/tui/lib.sh"
 size=80x24
-
-keys() { tmux -L "$sock" send-keys "$@"; }
-text() { tmux -L "$sock" send-keys -l -- "$1"; }
-grab() { tmux -L "$sock" capture-pane -p > "$1"; }
-wait_for() {
-    i=0
-    while [ $i -lt 50 ]; do
-        grab "$tmp/screen"
-        if grep -q -- "$1" "$tmp/screen"; then
-            return 0
-        fi
-        sleep 0.1
-        i=$((i + 1))
-    done
-    echo "FAIL: timed out waiting for '$1'; the screen was:"
-    cat "$tmp/screen"
-    fail=1
-    return 1
-}
-must_not() {
-    grab "$tmp/screen"
-    if grep -q -- "$1" "$tmp/screen"; then
-        echo "FAIL: the screen should not show '$1':"
-        cat "$tmp/screen"
-        fail=1
-    fi
-}
 
 cat > "$tmp/prog.wmx" <<'EOF'
 name Broken

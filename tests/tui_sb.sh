@@ -27,28 +27,10 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 fail=0
+. "$root/tests/tui/lib.sh"
 
-keys() { tmux -L "$sock" send-keys "$@"; }
-text() { tmux -L "$sock" send-keys -l -- "$1"; }
 # grab the screen, timings masked ("0.013 s" -> "T s")
 grab() { tmux -L "$sock" capture-pane -p | sed -e 's/[0-9][0-9]*\.[0-9][0-9]* s/T s/g' > "$1"; }
-
-# wait_for PATTERN: until the screen shows it (5 s)
-wait_for() {
-    i=0
-    while [ $i -lt 50 ]; do
-        grab "$tmp/screen"
-        if grep -q -- "$1" "$tmp/screen"; then
-            return 0
-        fi
-        sleep 0.1
-        i=$((i + 1))
-    done
-    echo "FAIL [$size]: timed out waiting for '$1'; the screen was:"
-    cat "$tmp/screen"
-    fail=1
-    return 1
-}
 
 # expect NAME: the screen equals tests/tui/NAME.screen
 expect() {
@@ -62,16 +44,6 @@ expect() {
     if ! diff -u "$exp/$1.screen" "$tmp/$1" > "$tmp/diff"; then
         echo "FAIL [$size]: screen '$1' differs from tests/tui/$1.screen:"
         cat "$tmp/diff"
-        fail=1
-    fi
-}
-
-# must LINE-PATTERN: the current screen has a line matching it
-must() {
-    grab "$tmp/screen"
-    if ! grep -q -- "$1" "$tmp/screen"; then
-        echo "FAIL [$size]: expected a line matching '$1'; the screen was:"
-        cat "$tmp/screen"
         fail=1
     fi
 }

@@ -87,6 +87,14 @@ static void print_final(cmd_ctx *ctx, const ui_session *s)
     }
 }
 
+/* Prints the timeline's steps from `from` on and the final state. */
+static void print_timeline(cmd_ctx *ctx, const ui_session *s, int from)
+{
+    for (int i = from; i < s->len; i++)
+        print_step(ctx, s, i);
+    print_final(ctx, s);
+}
+
 static void stepped(ui_state *ui)
 {
     ui->panes[PANE_EVENTS].follow = true;
@@ -515,9 +523,7 @@ static int cmd_until(int argc, char **argv, cmd_ctx *ctx)
     free(u.steps);
     fprintf(ctx->out, "reached %s in %d steps%s:\n", what, s->len,
             from > 0 ? " (continuing from the current state)" : "");
-    for (int i = from; i < s->len; i++)
-        print_step(ctx, s, i);
-    print_final(ctx, s);
+    print_timeline(ctx, s, from);
     fprintf(ctx->out, "(undo, redo and goto N step through it)\n");
     stepped(ui);
     return EXIT_OK;
@@ -701,9 +707,7 @@ static int cmd_select(int argc, char **argv, cmd_ctx *ctx)
     ui->panes[PANE_EXECS].sel = (int)n - 1;
     fprintf(ctx->out, "execution %ld (trace %ld of %ld): %s%s\n", n, k, c->count, c->label,
             c->satisfies ? "  cond holds" : "");
-    for (int i = 0; i < s->len; i++)
-        print_step(ctx, s, i);
-    print_final(ctx, s);
+    print_timeline(ctx, s, 0);
     stepped(ui);
     return EXIT_OK;
 }
@@ -754,9 +758,7 @@ static int cmd_next_class(int argc, char **argv, cmd_ctx *ctx)
     }
     fprintf(ctx->out, "class %ld under %s (%d steps)%s%s:\n", s->classes_seen, model_name(s->model),
             tr.len, tr.blocked ? "  blocked" : "", tr.error ? "  ASSERTION FAILED" : "");
-    for (int i = 0; i < s->len; i++)
-        print_step(ctx, s, i);
-    print_final(ctx, s);
+    print_timeline(ctx, s, 0);
     stepped(ui);
     return EXIT_OK;
 }

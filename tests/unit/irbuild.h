@@ -33,4 +33,61 @@ static inline void fence(wmx_program *p, int t)
     ir_add_instr(p, t, &in);
 }
 
+/* reg = xchg/faa/cas(var, a[, b]); reg may be NULL (result dropped) */
+static inline void rmw(wmx_program *p, int t, ir_kind k, const char *reg, int var, wmx_val a, wmx_val b)
+{
+    ir_instr in = ir_instr_init(k, L);
+    in.addr.var = var;
+    in.e1 = ir_const(p, a);
+    if (k == I_CAS)
+        in.e2 = ir_const(p, b);
+    in.dst = reg ? ir_thread_reg(p, t, reg) : -1;
+    ir_add_instr(p, t, &in);
+}
+
+/* [reg =] await([var] cmp v); reg may be NULL */
+static inline void await_(wmx_program *p, int t, const char *reg, int var, ir_op cmp, wmx_val v)
+{
+    ir_instr in = ir_instr_init(I_AWAIT, L);
+    in.addr.var = var;
+    in.cmp = cmp;
+    in.e1 = ir_const(p, v);
+    in.dst = reg ? ir_thread_reg(p, t, reg) : -1;
+    ir_add_instr(p, t, &in);
+}
+
+/* reg = e */
+static inline void let(wmx_program *p, int t, int reg, int e)
+{
+    ir_instr in = ir_instr_init(I_LET, L);
+    in.dst = reg;
+    in.e1 = e;
+    ir_add_instr(p, t, &in);
+}
+
+static inline void assume(wmx_program *p, int t, int e)
+{
+    ir_instr in = ir_instr_init(I_ASSUME, L);
+    in.e1 = e;
+    ir_add_instr(p, t, &in);
+}
+
+static inline void assert_(wmx_program *p, int t, int e)
+{
+    ir_instr in = ir_instr_init(I_ASSERT, L);
+    in.e1 = e;
+    ir_add_instr(p, t, &in);
+}
+
+/* if (e) goto target; returns the jump's index (to patch target later) */
+static inline int jump(wmx_program *p, int t, int e, int target)
+{
+    ir_instr in = ir_instr_init(I_JUMP, L);
+    in.e1 = e;
+    in.target = target;
+    return ir_add_instr(p, t, &in);
+}
+
+static inline int ninstr(const wmx_program *p, int t) { return p->threads[t].ninstrs; }
+
 #endif

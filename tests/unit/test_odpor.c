@@ -63,41 +63,6 @@ static void xchg(wmx_program *p, int t, const char *reg, int var, wmx_val v)
     ir_add_instr(p, t, &in);
 }
 
-static void await_(wmx_program *p, int t, const char *reg, int var, ir_op cmp, wmx_val v)
-{
-    ir_instr in = ir_instr_init(I_AWAIT, L);
-    in.addr.var = var;
-    in.cmp = cmp;
-    in.e1 = ir_const(p, v);
-    in.dst = reg ? ir_thread_reg(p, t, reg) : -1;
-    ir_add_instr(p, t, &in);
-}
-
-static void let(wmx_program *p, int t, int reg, int e)
-{
-    ir_instr in = ir_instr_init(I_LET, L);
-    in.dst = reg;
-    in.e1 = e;
-    ir_add_instr(p, t, &in);
-}
-
-static void assume(wmx_program *p, int t, int e)
-{
-    ir_instr in = ir_instr_init(I_ASSUME, L);
-    in.e1 = e;
-    ir_add_instr(p, t, &in);
-}
-
-static int jump(wmx_program *p, int t, int e, int target)
-{
-    ir_instr in = ir_instr_init(I_JUMP, L);
-    in.e1 = e;
-    in.target = target;
-    return ir_add_instr(p, t, &in);
-}
-
-static int ninstr(const wmx_program *p, int t) { return p->threads[t].ninstrs; }
-
 /* spin: do { r = x; n++; assume(n <= bound) } while (r == 0) */
 static void spin_until_nonzero(wmx_program *p, int t, const char *reg, int var, int bound)
 {

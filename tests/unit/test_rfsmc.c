@@ -17,58 +17,6 @@
 
 /* ---- building programs ---- */
 
-static void rmw(wmx_program *p, int t, ir_kind k, const char *reg, int var, wmx_val a, wmx_val b)
-{
-    ir_instr in = ir_instr_init(k, L);
-    in.addr.var = var;
-    in.e1 = ir_const(p, a);
-    if (k == I_CAS)
-        in.e2 = ir_const(p, b);
-    in.dst = reg ? ir_thread_reg(p, t, reg) : -1;
-    ir_add_instr(p, t, &in);
-}
-
-static void await_(wmx_program *p, int t, int var, ir_op cmp, wmx_val v)
-{
-    ir_instr in = ir_instr_init(I_AWAIT, L);
-    in.addr.var = var;
-    in.cmp = cmp;
-    in.e1 = ir_const(p, v);
-    ir_add_instr(p, t, &in);
-}
-
-static void let(wmx_program *p, int t, int reg, int e)
-{
-    ir_instr in = ir_instr_init(I_LET, L);
-    in.dst = reg;
-    in.e1 = e;
-    ir_add_instr(p, t, &in);
-}
-
-static void assume(wmx_program *p, int t, int e)
-{
-    ir_instr in = ir_instr_init(I_ASSUME, L);
-    in.e1 = e;
-    ir_add_instr(p, t, &in);
-}
-
-static void assert_(wmx_program *p, int t, int e)
-{
-    ir_instr in = ir_instr_init(I_ASSERT, L);
-    in.e1 = e;
-    ir_add_instr(p, t, &in);
-}
-
-static int jump(wmx_program *p, int t, int e, int target)
-{
-    ir_instr in = ir_instr_init(I_JUMP, L);
-    in.e1 = e;
-    in.target = target;
-    return ir_add_instr(p, t, &in);
-}
-
-static int ninstr(const wmx_program *p, int t) { return p->threads[t].ninstrs; }
-
 /* records a bounded loop (the TSO/PSO machines size store buffers by it) */
 static void add_loop(wmx_program *p, int t, int head, int counter, int bound)
 {
@@ -264,7 +212,7 @@ static wmx_program *random_program(uint64_t seed)
             case 7: rmw(p, t, I_FAA, pick(&r, 2) ? reg : NULL, v, 1, 0); break;
             case 8: rmw(p, t, I_CAS, reg, v, pick(&r, 2), 2); break;
             case 9: rmw(p, t, I_XCHG, reg, v, 1 + pick(&r, 2), 0); break;
-            case 10: await_(p, t, v, pick(&r, 2) ? OP_EQ : OP_GE, pick(&r, 3)); break;
+            case 10: await_(p, t, NULL, v, pick(&r, 2) ? OP_EQ : OP_GE, pick(&r, 3)); break;
             case 11: spin(p, t, reg, v, 2); break;
             case 12: {
                 int rr = load(p, t, reg, v);

@@ -11,17 +11,6 @@
 #include "verify.h"
 #include "irbuild.h"
 
-static void rmw(wmx_program *p, int t, ir_kind k, const char *reg, int var, wmx_val a, wmx_val b)
-{
-    ir_instr in = ir_instr_init(k, L);
-    in.addr.var = var;
-    in.dst = ir_thread_reg(p, t, reg);
-    in.e1 = ir_const(p, a);
-    if (k == I_CAS)
-        in.e2 = ir_const(p, b);
-    ir_add_instr(p, t, &in);
-}
-
 /* a program with n threads and vars x, y, z used only as a name space for
  * hand-built executions */
 static wmx_program *names(int nthreads)
