@@ -785,7 +785,22 @@ static bool saturate(const wmx_exec *x, wmx_model model, expl *ex)
     bool found = false;
     if (cyc_g || cyc_u) {
         int *cyc = wmx_malloc((size_t)n * sizeof *cyc);
-        int len = find_cycle(cyc_u ? s.u : s.g, n, W, cyc);
+        /* Prefer the textbook cycle: one of causality that uses no coherence
+         * edge derived from a read (those only restate the contradiction,
+         * e.g. "w reaches memory before the initial value").  Fall back to
+         * the one-variable cycle only when that is the real reason. */
+        uint64_t *base = wmx_malloc(bits * sizeof *base);
+        memcpy(base, s.g, bits * sizeof *base);
+        for (int a = 0; a < n; a++)
+            for (int b = 0; b < n; b++)
+                if (s.lab[(size_t)a * n + b] == REL_CO && s.why[(size_t)a * n + b] >= 0)
+                    base[(size_t)a * W + (b >> 6)] &= ~((uint64_t)1 << (b & 63));
+        int len = find_cycle(base, n, W, cyc);
+        free(base);
+        if (len > 0)
+            cyc_u = false;
+        else
+            len = find_cycle(cyc_u ? s.u : s.g, n, W, cyc);
         if (len > 0) {
             found = true;
             char d1[512], cn[128];

@@ -34,6 +34,10 @@ typedef struct cmd_ctx {
     const wmx_program *current;
     wmx_model current_model;
     void *ui;                       /* the REPL's state (opaque here) */
+    /* how to name a trace file the REPL wrote for the current execution
+     * ("the current execution"), so no temporary path reaches the user;
+     * NULL in batch mode */
+    const char *trace_label;
     /* REPL hooks around an explorer run (NULL in batch mode): `before` may
      * add progress/on_trace callbacks to the options (ui/ records each trace
      * for its executions list); `after` sees the result once it is printed. */

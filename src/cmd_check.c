@@ -183,7 +183,7 @@ static void print_witness_text(FILE *out, const wmx_exec *x, wmx_model model, co
         return;
     void *st = wmx_malloc(machine_state_size(m));
     machine_init(m, st);
-    fprintf(out, "Witness (%d steps; replay it with `wmx check --save`):\n", r->wlen);
+    fprintf(out, "Witness (%d step%s; replay it with `wmx check --save`):\n", r->wlen, r->wlen == 1 ? "" : "s");
     for (int i = 0; i < r->wlen; i++) {
         if (!machine_is_enabled(m, st, &r->witness[i]))
             break;
@@ -495,8 +495,11 @@ static int check_outcome(cmd_ctx *ctx, const char *file, const char *outcome, bo
     } else {
         if (first_bad_i < 0) {
             first_bad.model = model;
-            first_bad.text = wmx_asprintf("No execution of %s produces %s, under any model: even PSO, the weakest, "
-                                          "never reaches it (%ld reads-from classes explored).\n",
+            first_bad.text = wmx_asprintf("No execution of %s produces %s under any model wmx knows (SC, TSO, PSO): "
+                                          "even PSO, the weakest of them, never reaches it (%ld reads-from "
+                                          "classes explored).\nAll three are multi-copy atomic: every thread sees "
+                                          "the stores to memory in one order.  Models without that (Power, ARM) "
+                                          "may allow it; wmx does not model them.\n",
                                           p->name, text, c.traces);
         }
         if (json) {
@@ -565,14 +568,21 @@ static int check_trace(cmd_ctx *ctx, const char *file, bool have_model, wmx_mode
         /* the checker agrees with itself, but the program does not produce
          * these events: the file does not describe a run of the program */
         char buf[1024];
-        fprintf(ctx->err, "%s: the events do not match the program %s: %s\n", file, p->file,
+        fprintf(ctx->err, "%s: the events do not match the program %s: %s\n",
+                ctx->trace_label ? ctx->trace_label : file, p->file,
                 wmx_error_format(&err, buf, sizeof buf));
         rc = EXIT_USAGE;
     } else if (json) {
         print_json(ctx->out, x, model, &r, NULL, 0);
     } else {
-        fprintf(ctx->out, "Execution in %s (%d events of %s) under %s: %s.\n", file, x->nev, p->name,
-                model_name(model), r.consistent ? "consistent" : "NOT consistent");
+        if (ctx->trace_label)
+            fprintf(ctx->out, "The %s (%d event%s of %s) under %s: %s.\n", ctx->trace_label, x->nev,
+                    x->nev == 1 ? "" : "s", p->name, model_name(model),
+                    r.consistent ? "consistent" : "NOT consistent");
+        else
+            fprintf(ctx->out, "Execution in %s (%d event%s of %s) under %s: %s.\n", file, x->nev,
+                    x->nev == 1 ? "" : "s", p->name, model_name(model),
+                    r.consistent ? "consistent" : "NOT consistent");
         if (r.consistent)
             print_witness_text(ctx->out, x, model, &r);
         else

@@ -153,7 +153,7 @@ LITMUS
     must 'P0  EAX=0'
     must 'P1  EAX=0'
     must '1 MOV EAX,\[y\]'
-    must 'cond now true'
+    must 'cond: not final yet'
     text 'until error'; keys Enter
     wait_for 'no execution reaches an assertion failure' || return
     text 'explore'; keys Enter

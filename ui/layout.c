@@ -222,13 +222,17 @@ static void draw_status(ui_state *ui, int y)
     char cbuf[64] = "";
     if (machine_has_error(ss->m, st)) {
         cond = "ASSERTION FAILED";
+    } else if (ss->prog->quant != Q_NONE && !final) {
+        /* registers nobody has read yet hold 0, so the condition means
+         * nothing before the end */
+        cond = "cond: not final yet";
     } else if (ss->prog->quant != Q_NONE) {
         const wmx_val **regs = wmx_malloc((size_t)ss->prog->nthreads * sizeof *regs);
         for (int t = 0; t < ss->prog->nthreads; t++)
             regs[t] = machine_regs(ss->m, st, t);
         bool holds = ir_cond_eval(ss->prog, ss->prog->cond_root, regs, machine_memory(ss->m, st));
         free(regs);
-        snprintf(cbuf, sizeof cbuf, "cond %s%s", final ? "" : "now ", holds ? "true" : "false");
+        snprintf(cbuf, sizeof cbuf, "cond %s", holds ? "true" : "false");
         cond = cbuf;
     }
     snprintf(buf, sizeof buf, " %s | %s | %s | step %d/%d | %s%s%s", ss->prog->name ? ss->prog->name : "?",

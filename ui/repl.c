@@ -121,14 +121,15 @@ int ui_exec_line(ui_state *ui, const char *line, FILE *echo)
     /* fill in what the REPL knows */
     char tmp[4096] = "", model_arg[8];
     if (ui->sess.prog && !has_positional(argc, argv)) {
-        if (strcmp(argv[0], "check") == 0 || strcmp(argv[0], "graph") == 0) {
+        bool outcome = strcmp(argv[0], "check") == 0 && has_option(argc, argv, "--outcome");
+        if (!outcome && (strcmp(argv[0], "check") == 0 || strcmp(argv[0], "graph") == 0)) {
             temp_trace(ui, tmp, sizeof tmp);
             if (tmp[0]) {
                 memmove(argv + 2, argv + 1, (size_t)argc * sizeof *argv);
                 argv[1] = tmp;
                 argc++;
             }
-        } else if (strcmp(argv[0], "robust") == 0 || strcmp(argv[0], "transform") == 0) {
+        } else if (outcome || strcmp(argv[0], "robust") == 0 || strcmp(argv[0], "transform") == 0) {
             argv[argc++] = ui->sess.prog->file;
             argv[argc] = NULL;
         }
@@ -167,6 +168,7 @@ int ui_exec_line(ui_state *ui, const char *line, FILE *echo)
     c.current = ui->sess.prog;
     c.current_model = ui->sess.model;
     c.ui = ui;
+    c.trace_label = tmp[0] ? "current execution" : NULL;
     c.explore_before = ui_explore_before;
     c.explore_after = ui_explore_after;
     int bottom = ui->bottom;
@@ -268,7 +270,8 @@ static int load_trace(ui_state *ui, const char *path, FILE *out, FILE *errf)
         }
         sess_apply(s, &t);
     }
-    fprintf(out, "loaded trace %s: %d steps of %s under %s\n", path, s->len, prog_path, model_name(s->model));
+    fprintf(out, "loaded trace %s: %d step%s of %s under %s\n", path, s->len, s->len == 1 ? "" : "s", prog_path,
+            model_name(s->model));
     trace_file_free(tf);
     return EXIT_OK;
 }

@@ -124,7 +124,7 @@ static int save_trace(cmd_ctx *ctx, const char *path)
         fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
         return EXIT_USAGE;
     }
-    fprintf(ctx->out, "saved the %d steps of the current execution to %s\n", s->pos, path);
+    fprintf(ctx->out, "saved the %d step%s of the current execution to %s\n", s->pos, s->pos == 1 ? "" : "s", path);
     return EXIT_OK;
 }
 
@@ -521,7 +521,7 @@ static int cmd_until(int argc, char **argv, cmd_ctx *ctx)
     int from = u.prefix_len;
     sess_replay(s, u.steps, u.len, u.len, NULL);
     free(u.steps);
-    fprintf(ctx->out, "reached %s in %d steps%s:\n", what, s->len,
+    fprintf(ctx->out, "reached %s in %d step%s%s:\n", what, s->len, s->len == 1 ? "" : "s",
             from > 0 ? " (continuing from the current state)" : "");
     print_timeline(ctx, s, from);
     fprintf(ctx->out, "(undo, redo and goto N step through it)\n");
@@ -549,8 +549,11 @@ static void explore_trace_cb(const explore_trace *tr, void *ud)
             memcmp(l->v[i].vals, vals, (size_t)n * sizeof *vals) == 0)
             c = &l->v[i];
     if (!c) {
-        if (l->n >= 10000)
-            return;                 /* enough to browse */
+        if (l->n >= UI_EXEC_LIST_CAP) {
+            l->unlisted++;
+            l->traces++;
+            return;
+        }
         if (l->n == l->cap) {
             l->cap = l->cap ? 2 * l->cap : 16;
             l->v = wmx_realloc(l->v, (size_t)l->cap * sizeof *l->v);
@@ -648,9 +651,14 @@ void ui_explore_after(const explore_result *r, cmd_ctx *ctx)
     int nfinal = 0;
     for (int i = 0; i < l->n; i++)
         nfinal += !l->v[i].blocked && !l->v[i].error;
-    snprintf(l->summary, sizeof l->summary, "%d final state%s, %ld traces, %s, %s%s%s", nfinal,
-             nfinal == 1 ? "" : "s", l->traces, model_name(l->model), algo_name(l->algo),
-             r->complete ? "" : " - PARTIAL: ", r->complete ? "" : (r->stop_reason ? r->stop_reason : "stopped"));
+    char capped[128] = "";
+    if (l->unlisted)
+        snprintf(capped, sizeof capped, " (list capped at %d: %ld trace%s of other outcomes not listed)",
+                 UI_EXEC_LIST_CAP, l->unlisted, l->unlisted == 1 ? "" : "s");
+    snprintf(l->summary, sizeof l->summary, "%d final state%s%s, %ld trace%s, %s, %s%s%s", nfinal,
+             nfinal == 1 ? "" : "s", capped, l->traces, l->traces == 1 ? "" : "s", model_name(l->model),
+             algo_name(l->algo), r->complete ? "" : " - PARTIAL: ",
+             r->complete ? "" : (r->stop_reason ? r->stop_reason : "stopped"));
     fprintf(ctx->out, "Executions (%s) - `select N` or Enter in the list replays one:\n", l->summary);
     for (int i = 0; i < l->n; i++) {
         const ui_exec_class *c = &l->v[i];
@@ -658,6 +666,9 @@ void ui_explore_after(const explore_result *r, cmd_ctx *ctx)
                 c->label, c->satisfies ? "  cond holds" : "", c->blocked ? "  blocked" : "",
                 c->error ? "  ASSERTION FAILED" : "");
     }
+    /* the Output pane drops its oldest lines: say the summary again last */
+    if (l->n > 20)
+        fprintf(ctx->out, "Summary: %s\n", l->summary);
     ui->panes[PANE_EXECS].sel = 0;
     ui->panes[PANE_EXECS].scroll = 0;
     ui->bottom = PANE_EXECS;

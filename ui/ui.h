@@ -133,6 +133,10 @@ typedef struct ui_exec_class {
     ui_trace traces[UI_TRACES_PER_CLASS];
 } ui_exec_class;
 
+/* The executions list keeps at most this many classes: enough to browse,
+ * bounded in memory; the summary says when it is capped. */
+#define UI_EXEC_LIST_CAP 10000
+
 typedef struct ui_exec_list {
     bool valid;
     wmx_model model;
@@ -142,8 +146,9 @@ typedef struct ui_exec_list {
     int n, cap;
     ui_exec_class *v;
     long traces;
+    long unlisted;          /* traces whose class did not fit in the list */
     bool complete;
-    char summary[256];
+    char summary[320];
     wmx_machine *m;         /* reads the final states handed to on_trace */
 } ui_exec_list;
 
