@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *xkind_name(xkind k)
 {
@@ -798,27 +799,54 @@ fail:
     return NULL;
 }
 
-static wmx_program *load_near(const char *prog_path, const char *trace_path, wmx_error *err)
+/* The line of the trace's `program` header, for errors about it. */
+static int program_line(const char *text)
 {
-    wmx_error e1 = { 0 };
-    wmx_program *p = wmx_load_program(prog_path, &e1);
-    if (p)
-        return p;
+    int line = 1;
+    for (const char *s = text; *s; line++) {
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (strncmp(s, "program", 7) == 0 && (s[7] == ' ' || s[7] == '\t'))
+            return line;
+        s = strchr(s, '\n');
+        if (!s)
+            break;
+        s++;
+    }
+    return 1;
+}
+
+/* A relative program path is looked up beside the trace first (where
+ * trace_save puts it), then from the current directory (older traces). */
+static wmx_program *load_near(const char *prog_path, const char *trace_path, const char *text, wmx_error *err)
+{
     const char *slash = strrchr(trace_path, '/');
     if (slash && prog_path[0] != '/') {
         char *alt = wmx_asprintf("%.*s/%s", (int)(slash - trace_path), trace_path, prog_path);
         wmx_error e2 = { 0 };
-        p = wmx_load_program(alt, &e2);
+        wmx_program *p = NULL;
+        if (access(alt, F_OK) == 0) {
+            p = wmx_load_program(alt, &e2);
+            if (!p) {
+                free(alt);
+                *err = e2;          /* the file exists but does not parse */
+                return NULL;
+            }
+        }
         free(alt);
         if (p)
             return p;
-        if (e2.line > 0) {          /* the file exists but does not parse */
-            *err = e2;
-            return NULL;
-        }
     }
-    *err = e1;
-    return NULL;
+    if (access(prog_path, F_OK) != 0) {
+        if (slash && prog_path[0] != '/')
+            wmx_error_set(err, trace_path, program_line(text), 1,
+                          "program '%s' not found (looked beside the trace, in %.*s/, and in the current directory)",
+                          prog_path, (int)(slash - trace_path), trace_path);
+        else
+            wmx_error_set(err, trace_path, program_line(text), 1, "program '%s' not found", prog_path);
+        return NULL;
+    }
+    return wmx_load_program(prog_path, err);
 }
 
 wmx_exec *exec_load(const char *path, wmx_program **prog_out, wmx_error *err)
@@ -833,7 +861,7 @@ wmx_exec *exec_load(const char *path, wmx_program **prog_out, wmx_error *err)
     wmx_exec *x = NULL;
     if (exec_header(text, len, path, &progpath, &model, err) < 0)
         goto out;
-    wmx_program *p = load_near(progpath, path, err);
+    wmx_program *p = load_near(progpath, path, text, err);
     if (!p)
         goto out;
     if (exec_text_is_eventset(text, len)) {
@@ -867,4 +895,19 @@ out:
     free(progpath);
     free(text);
     return x;
+}
+
+bool exec_is_trace_file(const char *path)
+{
+    wmx_error err;
+    size_t len;
+    char *text = wmx_read_file(path, &len, &err);
+    if (!text)
+        return false;
+    char *prog = NULL;
+    wmx_model m;
+    bool yes = exec_header(text, len, path, &prog, &m, &err) == 0;
+    free(prog);
+    free(text);
+    return yes;
 }

@@ -121,4 +121,8 @@ int exec_header(const char *text, size_t len, const char *file, char **program,
  * replayed on the machine of its model.  NULL + err on failure. */
 wmx_exec *exec_load(const char *path, wmx_program **prog_out, wmx_error *err);
 
+/* Whether the file at `path` reads as a trace (its header names a program),
+ * rather than a program: how commands that take either tell them apart. */
+bool exec_is_trace_file(const char *path);
+
 #endif

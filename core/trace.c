@@ -37,9 +37,15 @@ char *trace_format(const wmx_machine *m, const trace_data *td)
 
 int trace_save(const char *path, const wmx_machine *m, const trace_data *td, wmx_error *err)
 {
-    char *text = trace_format(m, td);
+    /* name the program relative to the trace, so the pair can move */
+    trace_data rel = *td;
+    char *relpath = td->program && td->program[0] != '/' ? wmx_path_relative(td->program, path) : NULL;
+    if (relpath)
+        rel.program = relpath;
+    char *text = trace_format(m, &rel);
     int rc = wmx_write_file_atomic(path, text, strlen(text), err);
     free(text);
+    free(relpath);
     return rc;
 }
 

@@ -1,5 +1,6 @@
 /* util.c - allocation wrappers, error values, file helpers. */
 #define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700  /* realpath */
 #include "util.h"
 
 #include <errno.h>
@@ -201,4 +202,43 @@ void wmx_strbuf_printf(wmx_strbuf *b, const char *fmt, ...)
     va_start(ap, fmt);
     wmx_strbuf_vprintf(b, fmt, ap);
     va_end(ap);
+}
+
+char *wmx_path_relative(const char *target, const char *file)
+{
+    const char *slash = strrchr(file, '/');
+    char *dir = slash ? wmx_strndup(file, slash == file ? 1 : (size_t)(slash - file)) : wmx_strdup(".");
+    char *rt = realpath(target, NULL), *rd = realpath(dir, NULL);
+    free(dir);
+    char *out = NULL;
+    if (rt && rd) {
+        /* skip the whole components the two share, then climb out of the
+         * rest of the directory and down to the target */
+        size_t i = 0, common = 0;
+        while (rt[i] && rt[i] == rd[i]) {
+            if (rt[i] == '/')
+                common = i + 1;
+            i++;
+        }
+        if (rd[i] == '\0' && rt[i] == '/')
+            common = i + 1;          /* the directory is a prefix of the target */
+        if (common <= 1) {           /* nothing shared but the root */
+            out = wmx_strdup(rt);
+            free(rt);
+            free(rd);
+            return out;
+        }
+        int ups = 0;
+        for (size_t k = common; rd[k]; k++)
+            if (k == common || rd[k - 1] == '/')
+                ups += rd[k] != '/';
+        wmx_strbuf b = { 0 };
+        for (int k = 0; k < ups; k++)
+            wmx_strbuf_printf(&b, "../");
+        wmx_strbuf_printf(&b, "%s", rt + common);
+        out = b.s;
+    }
+    free(rt);
+    free(rd);
+    return out;
 }

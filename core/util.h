@@ -51,4 +51,9 @@ void wmx_strbuf_vprintf(wmx_strbuf *b, const char *fmt, va_list ap);
 void wmx_sort(void *base, size_t n, size_t size,
               int (*cmp)(const void *a, const void *b, void *ctx), void *ctx);
 
+/* The path of `target` as seen from the directory that holds `file` (which
+ * need not exist yet), e.g. "../examples/sb.wmx"; NULL when either cannot be
+ * resolved.  Traces store their program this way so they move with it. */
+char *wmx_path_relative(const char *target, const char *file);
+
 #endif

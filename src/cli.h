@@ -76,6 +76,8 @@ extern const command wmx_repl_commands[];
 extern const int wmx_nrepl_commands;
 
 const command *cmd_find(const char *name);
+/* The command closest to a mistyped name (NULL when none is close). */
+const char *cmd_suggest(const char *name, unsigned flags);
 /* Runs argv[0] as a command; unknown command → message and EXIT_USAGE. */
 int cmd_run(int argc, char **argv, cmd_ctx *ctx);
 /* Prints the list of commands (or one command's help). */

@@ -535,17 +535,7 @@ out:
 
 static bool looks_like_trace(const char *path)
 {
-    wmx_error err;
-    size_t len;
-    char *text = wmx_read_file(path, &len, &err);
-    if (!text)
-        return false;
-    char *prog = NULL;
-    wmx_model m;
-    bool yes = exec_header(text, len, path, &prog, &m, &err) == 0;
-    free(prog);
-    free(text);
-    return yes;
+    return exec_is_trace_file(path);
 }
 
 static int check_trace(cmd_ctx *ctx, const char *file, bool have_model, wmx_model model,

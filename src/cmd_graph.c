@@ -10,13 +10,19 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int cmd_graph(int argc, char **argv, cmd_ctx *ctx)
 {
     gx_view view = GX_HB;
     if (ctx->ui && argc >= 2 && gx_view_parse(argv[1], &view) == 0)
         return ui_graph_cmd(argc, argv, ctx);
-    const char *file = NULL, *outpath = NULL, *format = "dot", *check = NULL;
+    if (ctx->ui && argc >= 2 && argv[1][0] != '-' && access(argv[1], F_OK) != 0) {
+        fprintf(ctx->err, "graph: no view '%s': the views are hb, exec, wut and tree "
+                          "(or give a trace file to export)\n", argv[1]);
+        return EXIT_USAGE;
+    }
+    const char *file = NULL, *outpath = NULL, *format = NULL, *check = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if ((strcmp(a, "--view") == 0 || strcmp(a, "--check") == 0) && i + 1 < argc) {
@@ -50,6 +56,14 @@ int cmd_graph(int argc, char **argv, cmd_ctx *ctx)
             return EXIT_USAGE;
         }
     }
+    if (!format) {
+        /* like `export`: the output file's extension says the format */
+        const char *ext = outpath ? strrchr(outpath, '.') : NULL;
+        format = "dot";
+        if (ext && (strcmp(ext, ".svg") == 0 || strcmp(ext, ".png") == 0 || strcmp(ext, ".pdf") == 0 ||
+                    strcmp(ext, ".dot") == 0 || strcmp(ext, ".gv") == 0))
+            format = strcmp(ext, ".gv") == 0 ? "dot" : ext + 1;
+    }
     bool dot = strcmp(format, "dot") == 0;
     if (!dot && strcmp(format, "svg") && strcmp(format, "png") && strcmp(format, "pdf")) {
         fprintf(ctx->err, "wmx graph: unknown format '%s' (dot, svg, png or pdf)\n", format);
@@ -66,6 +80,13 @@ int cmd_graph(int argc, char **argv, cmd_ctx *ctx)
     wmx_model check_model = MODEL_SC;
     if (check && model_parse(check, &check_model) < 0) {
         fprintf(ctx->err, "wmx graph: --check sc, tso or pso (got '%s')\n", check);
+        return EXIT_USAGE;
+    }
+    if (access(file, F_OK) == 0 && !exec_is_trace_file(file)) {
+        fprintf(ctx->err, "wmx graph: %s is a program, and graph draws one execution: a trace file.\n"
+                          "  Make one with `wmx run %s --save T.trace` (a random run) or\n"
+                          "  `wmx check %s --outcome 'COND' --save T.trace` (a run to an outcome),\n"
+                          "  then `wmx graph T.trace`.\n", file, file, file);
         return EXIT_USAGE;
     }
     wmx_error err = { 0 };

@@ -57,6 +57,10 @@ static int parse_long(cmd_ctx *ctx, const char *opt, const char *s, long *out)
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
+    if (errno == ERANGE && *end == '\0' && *s != '-') {
+        fprintf(ctx->err, "wmx: %s: '%s' is too large (at most %ld)\n", opt, s, LONG_MAX);
+        return -1;
+    }
     if (errno || *s == '\0' || *end != '\0' || v < 0) {
         fprintf(ctx->err, "wmx: %s: expected a non-negative integer, got '%s'\n", opt, s);
         return -1;
@@ -492,11 +496,57 @@ void cmd_print_help(FILE *out, const char *name)
         fprintf(out, "  %-10s %s\n", wmx_repl_commands[i].name, wmx_repl_commands[i].summary);
 }
 
+/* Edit distance with transpositions, for "did you mean" (short words). */
+static int edit_distance(const char *a, const char *b)
+{
+    int la = (int)strlen(a), lb = (int)strlen(b);
+    if (la > 30 || lb > 30)
+        return 99;
+    int d[32][32];
+    for (int i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (int j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (int i = 1; i <= la; i++)
+        for (int j = 1; j <= lb; j++) {
+            int c = a[i - 1] == b[j - 1] ? 0 : 1;
+            int v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + c < v) v = d[i - 1][j - 1] + c;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[la][lb];
+}
+
+const char *cmd_suggest(const char *name, unsigned flags)
+{
+    const char *best = NULL;
+    int bestd = strlen(name) <= 5 ? 1 : 2;
+    for (int t = 0; t < 2; t++) {
+        const command *v = t ? wmx_repl_commands : wmx_commands;
+        int n = t ? wmx_nrepl_commands : wmx_ncommands;
+        for (int i = 0; i < n; i++) {
+            if (!(v[i].flags & flags))
+                continue;
+            int d = edit_distance(name, v[i].name);
+            if (d <= bestd && (!best || d < edit_distance(name, best)))
+                best = v[i].name;
+        }
+    }
+    return best;
+}
+
 int cmd_run(int argc, char **argv, cmd_ctx *ctx)
 {
     const command *c = cmd_find(argv[0]);
     if (!c || !(c->flags & (ctx->ui ? CMD_REPL : CMD_BATCH))) {
-        fprintf(ctx->err, "wmx: unknown command '%s' (try `help`)\n", argv[0]);
+        const char *s = cmd_suggest(argv[0], ctx->ui ? CMD_REPL : CMD_BATCH);
+        if (s)
+            fprintf(ctx->err, "wmx: unknown command '%s': did you mean `%s`? (`help` lists them all)\n", argv[0], s);
+        else
+            fprintf(ctx->err, "wmx: unknown command '%s' (try `help`)\n", argv[0]);
         return EXIT_USAGE;
     }
     /* `wmx CMD --help` prints the command's help, for every command */

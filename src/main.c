@@ -53,6 +53,11 @@ int main(int argc, char **argv)
     if (argc >= 2 && cmd_find(argv[1]))
         return cmd_run(argc - 1, argv + 1, &ctx);
     if (argc >= 2 && argv[1][0] != '-' && access(argv[1], F_OK) != 0) {
+        const char *s = cmd_suggest(argv[1], CMD_BATCH);
+        if (s) {
+            fprintf(stderr, "wmx: '%s' is neither a command nor a file: did you mean `wmx %s`?\n", argv[1], s);
+            return EXIT_USAGE;
+        }
         fprintf(stderr, "wmx: '%s' is neither a command nor a file\n\n", argv[1]);
         usage(stderr);
         return EXIT_USAGE;

@@ -53,5 +53,57 @@ must capped 'list capped at 10000: 2000 traces of other outcomes not listed' "$t
 tail -n 1 "$tmp/many.out" > "$tmp/many.last"
 must summary-last '^Summary: 10000 final states.*12000 traces.*PARTIAL' "$tmp/many.last"
 
+# 11. the same model is a no-op; a new one can replay the schedule
+printf 'step P0\nstep P1\nflush P0\nstep P0\nmodel tso\nmodel sc\nreplay\n' > "$tmp/m.wmxs"
+"$WMX" --script "$tmp/m.wmxs" examples/sb.wmx > "$tmp/m.out" 2>&1
+must model-same 'model tso (unchanged)' "$tmp/m.out"
+must model-offer '`replay` re-runs the 4 steps you took under tso' "$tmp/m.out"
+must model-replay 'replayed the tso schedule under sc: 3 steps (1 flush left out: SC has no store buffers)' "$tmp/m.out"
+
+# 12. a saved trace names its program relative to itself, and moves with it
+mkdir -p "$tmp/proj/traces"
+cp examples/sb.wmx "$tmp/proj/sb.wmx"
+(cd "$tmp/proj" && "$WMX" run sb.wmx --seed 1 --save traces/t.trace > /dev/null 2>&1)
+must trace-relative '^program \.\./sb\.wmx$' "$tmp/proj/traces/t.trace"
+(cd / && "$WMX" check "$tmp/proj/traces/t.trace" > "$tmp/rel.out" 2>&1)
+must trace-moves 'consistent' "$tmp/rel.out"
+printf 'program nothere.wmx\nmodel tso\nend\n' > "$tmp/bad.trace"
+"$WMX" check "$tmp/bad.trace" > "$tmp/bad.out" 2>&1
+must trace-bad-path "bad.trace:1:1: program 'nothere.wmx' not found" "$tmp/bad.out"
+
+# 13. graph: a program is not a trace; the extension picks the format; views listed
+"$WMX" graph examples/sb.wmx -o "$tmp/x.svg" > "$tmp/g1.out" 2>&1
+must graph-program 'is a program, and graph draws one execution: a trace file' "$tmp/g1.out"
+"$WMX" graph "$tmp/proj/traces/t.trace" -o "$tmp/t.svg" > /dev/null 2>&1
+must graph-ext '<svg' "$tmp/t.svg"
+printf 'graph bogus\n' > "$tmp/g.wmxs"
+"$WMX" --script "$tmp/g.wmxs" examples/sb.wmx > "$tmp/g2.out" 2>&1
+must graph-views "no view 'bogus': the views are hb, exec, wut and tree" "$tmp/g2.out"
+
+# 14, 16, 17. errors name the bad token and list what exists; typos get hints
+printf 'until garbage\nuntil P9:r0=0\nuntil P0:rx=1\nstpe P0\nstep 7\nzoom 3\nalgo odpor\nexplore --max-traces 99999999999999999999\n' > "$tmp/u.wmxs"
+"$WMX" --script "$tmp/u.wmxs" examples/sb.wmx > "$tmp/u.out" 2>&1
+must until-var "unknown variable 'garbage' (variables: x, y" "$tmp/u.out"
+must until-thread "unknown thread 'P9' (threads: P0, P1)" "$tmp/u.out"
+must until-reg "P0 has no register 'rx' (P0's registers: r0)" "$tmp/u.out"
+must typo 'did you mean `step`' "$tmp/u.out"
+must step-list "no thread '7': the threads are P0 (or 0), P1 (or 1)" "$tmp/u.out"
+must zoom-list "no pane '3': the panes are" "$tmp/u.out"
+must algo-model 'algo odpor: Optimal-DPOR works under sc only; under tso the choices are' "$tmp/u.out"
+must too-large "is too large" "$tmp/u.out"
+"$WMX" explroe examples/sb.wmx > "$tmp/b.out" 2>&1
+must batch-typo 'did you mean `wmx explore`' "$tmp/b.out"
+
+# 6, 7, 10. with the Graph pane open, output still shows; long lines wrap;
+# a status message goes with the next command
+printf 'step P0\nstep P1\nstep P0\nstep P1\ngraph hb\nhelp graph\nsave-screen %s\ngraph hb\ncheck --model sc\nsave-screen %s\nstep P0\nsave-screen %s\n' \
+    "$tmp/s6.screen" "$tmp/s7.screen" "$tmp/s10.screen" > "$tmp/s6.wmxs"
+COLUMNS=80 LINES=24 "$WMX" --script "$tmp/s6.wmxs" examples/sb.wmx > /dev/null 2>&1
+must graph-then-help 'Enter jumps to the event; `export FILE.svg` writes the view' "$tmp/s6.screen"
+printf 'step P0\nstep P1\nstep P0\nstep P1\ncheck --model sc\nsave-screen %s\n' "$tmp/s7.screen" > "$tmp/s7.wmxs"
+COLUMNS=80 LINES=60 "$WMX" --script "$tmp/s7.wmxs" examples/sb.wmx > /dev/null 2>&1
+must wrap-check '^.before the next)\. ' "$tmp/s7.screen"
+mustnot status-cleared 'graph hb: 6 nodes' "$tmp/s10.screen"
+
 echo "newcomer: $pass passed, $fail failed"
 [ $fail -eq 0 ]

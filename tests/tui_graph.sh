@@ -44,7 +44,7 @@ run_session() {    # WIDTH HEIGHT LOCALE SERVER
         "cd '$root' && env HOME='$tmp/home' LC_ALL=$3 NO_COLOR= '$WMX' examples/sb.wmx 2>'$tmp/stderr-$4'; echo WMX-EXIT=\$?; sleep 600"
     wait_for 'Program SB' || return
     text 'model tso'; keys Enter
-    wait_for 'model tso: restarted' || return
+    wait_for 'model tso (unchanged)' || return
     keys 0; wait_for 'step 1/1' || return
     keys 1; wait_for 'step 2/2' || return
     keys 0; wait_for 'step 3/3' || return
@@ -74,7 +74,7 @@ run_session() {    # WIDTH HEIGHT LOCALE SERVER
     keys n; sleep 0.2
     keys n; sleep 0.2
     keys Enter
-    wait_for 'step [0-9]/4 | running | [^|]* | step [0-9]:' || return
+    wait_for 'step [0-9]/4 | running | step [0-9]:' || return
     keys :
     sleep 0.2
 

@@ -88,8 +88,8 @@ session() {
     sleep 0.3
     # Ctrl-C twice: out of pane mode, and an empty command line
     keys C-c; sleep 0.1; keys C-c
-    text 'model tso'; keys Enter
-    wait_for 'model tso: restarted' || return
+    text 'model sc'; keys Enter
+    wait_for 'model sc: restarted' || return
     keys 0
     wait_for 'step 1/1' || return
     text 'until T1:r0=1'; keys Enter

@@ -60,7 +60,7 @@ run_session() {    # WIDTH HEIGHT LOCALE PREFIX SERVER
 
     # step SB under TSO: both stores into the buffers, then both loads
     text 'model tso'; keys Enter
-    wait_for 'model tso: restarted' || return
+    wait_for 'model tso (unchanged)' || return
     keys 0; wait_for 'step 1/1' || return
     keys 1; wait_for 'step 2/2' || return
     keys 0; wait_for 'step 3/3' || return
@@ -153,7 +153,7 @@ LITMUS
     must 'P0  EAX=0'
     must 'P1  EAX=0'
     must '1 MOV EAX,\[y\]'
-    must 'cond: not final yet'
+    must 'step 4/4 | running$'
     text 'until error'; keys Enter
     wait_for 'no execution reaches an assertion failure' || return
     text 'explore'; keys Enter

@@ -59,6 +59,42 @@ static ui_cond *fail(parser *ps, const char *msg)
     return NULL;
 }
 
+/* "unknown thread 'P9' (threads: P0, P1)": name the bad token, list what exists */
+static ui_cond *fail_list(parser *ps, const char *what, const char *token, int kind, int thread)
+{
+    if (ps->failed)
+        return NULL;
+    size_t n = 0;
+    n += (size_t)snprintf(ps->err + n, ps->n - n, "%s '%s'", what, token);
+    const wmx_program *p = ps->p;
+    if (kind == 0) {
+        n += (size_t)snprintf(ps->err + n, n < ps->n ? ps->n - n : 0, " (threads:");
+        for (int t = 0; t < p->nthreads && n < ps->n; t++)
+            n += (size_t)snprintf(ps->err + n, ps->n - n, "%s %s", t ? "," : "", p->threads[t].name);
+    } else if (kind == 1) {
+        n += (size_t)snprintf(ps->err + n, n < ps->n ? ps->n - n : 0, " (%s's registers:", p->threads[thread].name);
+        int shown = 0;
+        for (int r = 0; r < p->threads[thread].nregs && n < ps->n; r++)
+            if (p->threads[thread].reg_names[r][0] != '$')
+                n += (size_t)snprintf(ps->err + n, ps->n - n, "%s %s", shown++ ? "," : "",
+                                      p->threads[thread].reg_names[r]);
+        if (!shown && n < ps->n)
+            n += (size_t)snprintf(ps->err + n, ps->n - n, " none");
+    } else {
+        n += (size_t)snprintf(ps->err + n, n < ps->n ? ps->n - n : 0, " (variables:");
+        for (int v = 0; v < p->nvars && n < ps->n; v++)
+            n += (size_t)snprintf(ps->err + n, ps->n - n, "%s %s", v ? "," : "", p->vars[v].name);
+        if (n < ps->n)
+            n += (size_t)snprintf(ps->err + n, ps->n - n, "; a register is THREAD:REG, e.g. %s:%s",
+                                  p->nthreads ? p->threads[0].name : "P0",
+                                  p->nthreads && p->threads[0].nregs ? p->threads[0].reg_names[0] : "r0");
+    }
+    if (n + 1 < ps->n)
+        snprintf(ps->err + n, ps->n - n, ")");
+    ps->failed = true;
+    return NULL;
+}
+
 static ui_cond *node(node_kind k, ui_cond *a, ui_cond *b)
 {
     ui_cond *c = wmx_calloc(1, sizeof *c);
@@ -96,7 +132,7 @@ static ui_cond *parse_atom(parser *ps)
         c->thread = ui_find_thread(ps->p, name);
         if (c->thread < 0) {
             free(c);
-            return fail(ps, "unknown thread");
+            return fail_list(ps, "unknown thread", name, 0, -1);
         }
         char reg[128];
         k = 0;
@@ -105,14 +141,17 @@ static ui_cond *parse_atom(parser *ps)
         reg[k] = '\0';
         c->reg = ir_find_reg(ps->p, c->thread, reg);
         if (c->reg < 0) {
+            int t = c->thread;
             free(c);
-            return fail(ps, "unknown register");
+            char what[160];
+            snprintf(what, sizeof what, "%s has no register", ps->p->threads[t].name);
+            return fail_list(ps, what, reg, 1, t);
         }
     } else {
         c->cell = ui_find_cell(ps->p, name);
         if (c->cell < 0) {
             free(c);
-            return fail(ps, "unknown variable");
+            return fail_list(ps, "unknown variable", name, 2, -1);
         }
     }
     if (eat(ps, "!="))

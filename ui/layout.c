@@ -181,8 +181,9 @@ static void follow(ui_state *ui, int pane)
             p->scroll = cur - h / 2;
     } else if (pane == PANE_OUTPUT && p->follow) {
         /* show the last command's output from its start, or the end */
-        int last = ui->out.last_cmd;
-        p->scroll = ui->out.n - last > h ? last : ui->out.n - h;
+        int last = out_rows(&ui->out, 0, ui->out.last_cmd, p->r.w);
+        int total = last + out_rows(&ui->out, ui->out.last_cmd, ui->out.n, p->r.w);
+        p->scroll = total - last > h ? last : total - h;
     } else if (pane == PANE_SOURCE && p->follow && ui->sess.prog) {
         /* keep the furthest next instruction in view */
         int most = 0;
@@ -224,8 +225,8 @@ static void draw_status(ui_state *ui, int y)
         cond = "ASSERTION FAILED";
     } else if (ss->prog->quant != Q_NONE && !final) {
         /* registers nobody has read yet hold 0, so the condition means
-         * nothing before the end */
-        cond = "cond: not final yet";
+         * nothing before the end: "running" says it is not final yet */
+        cond = "";
     } else if (ss->prog->quant != Q_NONE) {
         const wmx_val **regs = wmx_malloc((size_t)ss->prog->nthreads * sizeof *regs);
         for (int t = 0; t < ss->prog->nthreads; t++)
@@ -239,15 +240,14 @@ static void draw_status(ui_state *ui, int y)
              model_name(ss->model), algo_name(ss->algo), ss->pos, ss->len,
              final ? (machine_is_blocked(ss->m, st) ? "final, blocked" : "final") : "running",
              cond[0] ? " | " : "", cond);
-    int n = scr_put(s, 0, y, s->w, ST_STATUS, buf);
-    if (ui->message[0] && n + 3 < s->w)     /* e.g. the graph pane's node or a Graphviz error */
-        n += scr_printf(s, n, y, s->w - n, ui->message_error ? ST_ERROR : ST_STATUS, " | %s", ui->message);
-    if (ui->pane_mode) {
-        const char *hint = " [pane mode]";
-        int l = (int)strlen(hint);
-        if (s->w - l > n)
-            scr_put(s, s->w - l, y, l, ST_STATUS, hint);
-    }
+    /* the pane-mode hint keeps its place at the right end */
+    const char *hint = " [pane mode]";
+    int hl = ui->pane_mode ? (int)strlen(hint) : 0;
+    int n = scr_put(s, 0, y, s->w - hl, ST_STATUS, buf);
+    if (ui->message[0] && n + 3 < s->w - hl)     /* e.g. the graph pane's node or a Graphviz error */
+        n += scr_printf(s, n, y, s->w - hl - n, ui->message_error ? ST_ERROR : ST_STATUS, " | %s", ui->message);
+    if (ui->pane_mode && s->w - hl >= 0)
+        scr_put(s, s->w - hl, y, hl, ST_STATUS, hint);
 }
 
 void ui_progress_draw(ui_state *ui)

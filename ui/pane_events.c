@@ -75,7 +75,12 @@ static void events_draw(ui_state *ui, ui_pane *p, ui_screen *s, ui_rect r)
             scr_set_style(s, r.x + 5, y, 3, ui_thread_style(ss->events[i].thread));
             scr_set_style(s, r.x + 9, y, 3, ui_event_style(ss->events[i].kind));
         }
-        (void)n;
+        /* a cut line says so; `zoom events` shows it whole */
+        int cols = 0;
+        for (const char *c = line; *c; c++)
+            cols += ((unsigned char)*c & 0xC0) != 0x80;
+        if (cols > r.w - 1 && n > 0)
+            scr_put(s, r.x + r.w - 1, y, 1, ST_DIM, scr_glyph(s, "\xe2\x80\xa6", ">"));
     }
 }
 

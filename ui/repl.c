@@ -188,6 +188,27 @@ int ui_exec_line(ui_state *ui, const char *line, FILE *echo)
     ui->progress.active = false;
     fclose(out);
     fclose(err);
+    /* the Graph pane covers the Output pane: what a graph command says goes
+     * to the status line; any other command's output brings Output back */
+    if (ui->bottom == PANE_GRAPH && (olen || elen)) {
+        /* graph commands, and the stepping the graph's keys run, keep it */
+        static const char *const graph_cmds[] = { "graph", "export", "zoom", "focus", "scroll", NULL };
+        static const char *const nav_cmds[] = { "goto", "undo", "redo", "step", "flush", "restart", NULL };
+        bool graphy = false, nav = false;
+        for (int i = 0; graph_cmds[i]; i++)
+            graphy |= strcmp(argv[0], graph_cmds[i]) == 0;
+        for (int i = 0; nav_cmds[i]; i++)
+            nav |= strcmp(argv[0], nav_cmds[i]) == 0;
+        if (graphy || (nav && elen)) {
+            const char *text = elen ? ebuf : obuf;
+            int n = (int)strcspn(text, "\n");
+            ui_message(ui, elen != 0, "%.*s", n, text);
+        } else if (!nav) {
+            ui->bottom = PANE_OUTPUT;
+            ui->zoom = false;
+            ui->focus = PANE_OUTPUT;
+        }
+    }
     if (tmp[0])
         unlink(tmp);
     if (olen)
@@ -348,6 +369,8 @@ static int run_script(ui_state *ui, const char *script)
         snprintf(copy, sizeof copy, "%s", line);
         if (split_words(copy, argv, 64) == 0)
             continue;
+        if (strcmp(argv[0], "save-screen") != 0 && strcmp(argv[0], "save") != 0)
+            ui->message[0] = '\0';     /* as when the command is typed */
         int r = ui_exec_line(ui, line, stdout);
         fflush(stdout);
         if (r == EXIT_USAGE)

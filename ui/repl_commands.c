@@ -152,7 +152,10 @@ static int cmd_save(int argc, char **argv, cmd_ctx *ctx)
         return save_trace(ctx, argv[2]);
     if (argc == 3 && strcmp(argv[1], "screen") == 0)
         return save_screen(ctx, argv[2]);
-    fprintf(ctx->err, "usage: save trace FILE | save screen FILE\n");
+    /* `save FILE`: the trace is what people mean */
+    if (argc == 2 && strcmp(argv[1], "trace") != 0 && strcmp(argv[1], "screen") != 0)
+        return save_trace(ctx, argv[1]);
+    fprintf(ctx->err, "usage: save [trace] FILE | save screen FILE\n");
     return EXIT_USAGE;
 }
 
@@ -167,6 +170,14 @@ static int cmd_save_screen(int argc, char **argv, cmd_ctx *ctx)
 
 /* ---- stepping ---- */
 
+static void no_thread(cmd_ctx *ctx, const ui_session *s, const char *name)
+{
+    fprintf(ctx->err, "no thread '%s': the threads are", name);
+    for (int t = 0; t < s->prog->nthreads; t++)
+        fprintf(ctx->err, "%s %s (or %d)", t ? "," : "", s->prog->threads[t].name, t);
+    fprintf(ctx->err, "\n");
+}
+
 static int cmd_step(int argc, char **argv, cmd_ctx *ctx)
 {
     ui_session *s = need_program(ctx);
@@ -178,7 +189,7 @@ static int cmd_step(int argc, char **argv, cmd_ctx *ctx)
     }
     int t = ui_find_thread(s->prog, argv[1]);
     if (t < 0) {
-        fprintf(ctx->err, "no thread '%s'\n", argv[1]);
+        no_thread(ctx, s, argv[1]);
         return EXIT_USAGE;
     }
     wmx_transition tr = { TR_STEP, t, -1 };
@@ -210,7 +221,7 @@ static int cmd_flush(int argc, char **argv, cmd_ctx *ctx)
     }
     int t = ui_find_thread(s->prog, argv[1]);
     if (t < 0) {
-        fprintf(ctx->err, "no thread '%s'\n", argv[1]);
+        no_thread(ctx, s, argv[1]);
         return EXIT_USAGE;
     }
     const buf_entry *b;
@@ -776,6 +787,46 @@ static int cmd_next_class(int argc, char **argv, cmd_ctx *ctx)
 
 /* ---- settings ---- */
 
+/* Re-runs the saved schedule under the current model: the same thread
+ * steps in order; a flush where the new model has the same write to move
+ * (SC has none; TSO drains in order). */
+static void replay_schedule(cmd_ctx *ctx, ui_session *s)
+{
+    wmx_model m = s->model;
+    int done = 0, dropped = 0, n = s->sched_len;
+    s->len = s->pos = 0;
+    for (int i = 0; i < n; i++) {
+        wmx_transition t = s->sched[i];
+        if (t.kind == TR_FLUSH) {
+            const buf_entry *b;
+            int nb = machine_buffer(s->m, sess_state(s), t.thread, &b);
+            bool found = false;
+            t.cell = -1;
+            for (int k = 0; k < nb && !found; k++)
+                if (b[k].id == s->sched_writes[i]) {
+                    found = true;
+                    t.cell = m == MODEL_PSO ? b[k].cell : -1;
+                }
+            if (!found || !machine_is_enabled(s->m, sess_state(s), &t)) {
+                dropped++;
+                continue;
+            }
+        } else if (!machine_is_enabled(s->m, sess_state(s), &t)) {
+            fprintf(ctx->out, "replay under %s: step %d (%s) is not possible here; stopped after %d step%s\n",
+                    model_name(m), i + 1, s->prog->threads[t.thread].name, done, done == 1 ? "" : "s");
+            return;
+        }
+        sess_apply(s, &t);
+        done++;
+    }
+    fprintf(ctx->out, "replayed the %s schedule under %s: %d step%s", model_name(s->sched_model), model_name(m),
+            done, done == 1 ? "" : "s");
+    if (dropped)
+        fprintf(ctx->out, " (%d flush%s left out: %s)", dropped, dropped == 1 ? "" : "es",
+                m == MODEL_SC ? "SC has no store buffers" : "not possible in that order here");
+    fprintf(ctx->out, "\n");
+}
+
 static int cmd_model(int argc, char **argv, cmd_ctx *ctx)
 {
     ui_state *ui = UI(ctx);
@@ -784,17 +835,68 @@ static int cmd_model(int argc, char **argv, cmd_ctx *ctx)
         return EXIT_OK;
     }
     wmx_model m;
-    if (argc != 2 || model_parse(argv[1], &m) < 0) {
-        fprintf(ctx->err, "usage: model sc|tso|pso\n");
+    bool replay = argc == 3 && strcmp(argv[2], "--replay") == 0;
+    if ((argc != 2 && !replay) || model_parse(argv[1], &m) < 0) {
+        fprintf(ctx->err, "usage: model sc|tso|pso [--replay]\n");
         return EXIT_USAGE;
     }
+    ui_session *s = &ui->sess;
+    if (m == s->model) {
+        fprintf(ctx->out, "model %s (unchanged)\n", model_name(m));
+        return EXIT_OK;
+    }
+    if (s->prog && s->pos > 0) {
+        int n = s->pos;
+        free(s->sched);
+        free(s->sched_writes);
+        s->sched = wmx_malloc((size_t)n * sizeof *s->sched);
+        s->sched_writes = wmx_malloc((size_t)n * sizeof *s->sched_writes);
+        for (int i = 0; i < n; i++) {
+            s->sched[i] = s->steps[i];
+            s->sched_writes[i] = s->events[i].id;
+        }
+        s->sched_len = n;
+        s->sched_model = s->model;
+    }
+    int n = s->prog ? s->pos : 0;
     wmx_error err = { 0 };
-    if (sess_set_model(&ui->sess, m, &err) < 0) {
+    if (sess_set_model(s, m, &err) < 0) {
         char buf[1024];
         fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
         return EXIT_USAGE;
     }
-    fprintf(ctx->out, "model %s: restarted at step 0\n", model_name(m));
+    if (replay && s->prog && s->sched_len > 0) {
+        replay_schedule(ctx, s);
+    } else {
+        fprintf(ctx->out, "model %s: restarted at step 0", model_name(m));
+        if (n > 0)
+            fprintf(ctx->out, " (`replay` re-runs the %d step%s you took under %s)", n, n == 1 ? "" : "s",
+                    model_name(s->sched_model));
+        fprintf(ctx->out, "\n");
+    }
+    if (m != MODEL_SC && s->algo == ALGO_ODPOR) {
+        s->algo = ALGO_RFSMC;
+        fprintf(ctx->out, "algorithm rfsmc (odpor works under sc only)\n");
+    }
+    stepped(ui);
+    return EXIT_OK;
+}
+
+static int cmd_replay(int argc, char **argv, cmd_ctx *ctx)
+{
+    ui_state *ui = UI(ctx);
+    ui_session *s = need_program(ctx);
+    if (!s)
+        return EXIT_USAGE;
+    if (argc != 1) {
+        fprintf(ctx->err, "usage: replay\n");
+        return EXIT_USAGE;
+    }
+    if (s->sched_len == 0) {
+        fprintf(ctx->err, "replay: nothing to replay (it re-runs the steps you had before the last `model` change)\n");
+        return EXIT_USAGE;
+    }
+    replay_schedule(ctx, s);
     stepped(ui);
     return EXIT_OK;
 }
@@ -803,12 +905,23 @@ static int cmd_algo(int argc, char **argv, cmd_ctx *ctx)
 {
     ui_state *ui = UI(ctx);
     explore_algo a;
+    const char *choices0 = ui->sess.model == MODEL_SC ? "rfsmc, rfstate, stateful, naive, odpor"
+                                                      : "rfsmc, rfstate, stateful, naive";
     if (argc == 1) {
-        fprintf(ctx->out, "algorithm %s\n", algo_name(ui->sess.algo));
+        fprintf(ctx->out, "algorithm %s (choices under %s: %s)\n", algo_name(ui->sess.algo),
+                model_name(ui->sess.model), choices0);
         return EXIT_OK;
     }
+    const char *choices = ui->sess.model == MODEL_SC ? "rfsmc, rfstate, stateful, naive, odpor"
+                                                     : "rfsmc, rfstate, stateful, naive";
     if (argc != 2 || algo_parse(argv[1], &a) < 0) {
-        fprintf(ctx->err, "usage: algo rfsmc|rfstate|stateful|naive|odpor\n");
+        fprintf(ctx->err, "usage: algo ALGORITHM; under %s the choices are %s\n", model_name(ui->sess.model),
+                choices);
+        return EXIT_USAGE;
+    }
+    if (a == ALGO_ODPOR && ui->sess.model != MODEL_SC) {
+        fprintf(ctx->err, "algo odpor: Optimal-DPOR works under sc only; under %s the choices are %s "
+                          "(or `model sc` first)\n", model_name(ui->sess.model), choices);
         return EXIT_USAGE;
     }
     ui->sess.algo = a;
@@ -868,15 +981,25 @@ static int cmd_focus(int argc, char **argv, cmd_ctx *ctx)
             ui_focus(ui, i);
             return EXIT_OK;
         }
-    fprintf(ctx->err, "no pane '%s'\n", argv[1]);
+    fprintf(ctx->err, "no pane '%s': the panes are ", argv[1]);
+    for (int i = 0; i < PANE_COUNT; i++)
+        fprintf(ctx->err, "%s%s", i ? ", " : "", ui->panes[i].ops->name);
+    fprintf(ctx->err, "\n");
     return EXIT_USAGE;
 }
 
 static int cmd_zoom(int argc, char **argv, cmd_ctx *ctx)
 {
     ui_state *ui = UI(ctx);
-    if (argc == 2)
-        cmd_focus(argc, argv, ctx);
+    if (argc > 2) {
+        fprintf(ctx->err, "usage: zoom [PANE]\n");
+        return EXIT_USAGE;
+    }
+    if (argc == 2) {
+        int rc = cmd_focus(argc, argv, ctx);
+        if (rc != EXIT_OK)
+            return rc;
+    }
     ui->zoom = argc == 2 ? true : !ui->zoom;
     return EXIT_OK;
 }
@@ -955,9 +1078,16 @@ const command wmx_repl_commands[] = {
       "panes.  --restart starts from the first class again; loading a program or\n"
       "changing the model also does.  Ctrl-C stops the search.",
       "", cmd_next_class, CMD_REPL, NULL },
-    { "model", "sc|tso|pso", "change the memory model (restarts the execution)",
-      "Switches the machine to SC, TSO or PSO and goes back to the initial state.",
+    { "model", "sc|tso|pso [--replay]", "change the memory model (restarts the execution)",
+      "Switches the machine to SC, TSO or PSO and goes back to the initial state;\n"
+      "the same model again changes nothing.  With --replay (or `replay` after\n"
+      "it) the steps taken so far are re-run under the new model: the same thread\n"
+      "steps in order, and each flush where the new model has that write to move.",
       "model", cmd_model, CMD_REPL, NULL },
+    { "replay", "", "re-run the steps taken before the last `model` change",
+      "Re-runs, under the current model, the schedule the timeline had before the\n"
+      "last `model` change: a way to see one interleaving under SC and under TSO.",
+      "", cmd_replay, CMD_REPL, NULL },
     { "algo", "rfsmc|rfstate|stateful|naive|odpor", "choose the algorithm `explore` uses",
       "Sets the default algorithm of `explore` (its --algo option overrides it).",
       "algo", cmd_algo, CMD_REPL, NULL },

@@ -57,6 +57,11 @@ static void timeline_free(ui_session *s)
 void sess_free(ui_session *s)
 {
     timeline_free(s);
+    free(s->sched);
+    free(s->sched_writes);
+    s->sched = NULL;
+    s->sched_writes = NULL;
+    s->sched_len = 0;
     sess_exec_clear(&s->execs);
     sess_classes_clear(s);
     machine_free(s->m);
@@ -108,6 +113,7 @@ int sess_set_program(ui_session *s, wmx_program *prog, wmx_error *err)
     }
     machine_free(m);
     machine_free(oldm);
+    s->sched_len = 0;           /* a schedule of the old program */
     sess_exec_clear(&s->execs);
     sess_classes_clear(s);
     ir_program_free(old);

@@ -178,6 +178,7 @@ static void on_line(char *line)
             free(h);
         }
     }
+    ui->message[0] = '\0';         /* a status message lasts until the next typed command */
     ui_exec_line(ui, line, NULL);
     free(line);
 }

@@ -171,6 +171,12 @@ typedef struct ui_session {
     explore_opts classes_opts;  /* the iterator borrows it: keep it here */
     explore_result classes_res;
     long classes_seen;
+    /* the schedule the timeline had before the last `model` change, for
+     * `replay` (flushes named by the write they move) */
+    wmx_transition *sched;
+    wmx_eid *sched_writes;
+    int sched_len;
+    wmx_model sched_model;
 } ui_session;
 
 void sess_init(ui_session *s);
@@ -256,6 +262,8 @@ typedef struct ui_output {
     int last_cmd;           /* index of the last command's echo line */
 } ui_output;
 
+/* Screen rows that output lines [from, to) take at `width` columns (they wrap). */
+int out_rows(const ui_output *o, int from, int to, int width);
 void out_add(ui_output *o, ui_style st, const char *text);  /* splits at \n */
 void out_clear(ui_output *o);
 
