@@ -105,5 +105,23 @@ COLUMNS=80 LINES=60 "$WMX" --script "$tmp/s7.wmxs" examples/sb.wmx > /dev/null 2
 must wrap-check '^.before the next)\. ' "$tmp/s7.screen"
 mustnot status-cleared 'graph hb: 6 nodes' "$tmp/s10.screen"
 
+# 8. four threads fit side by side at 80x24; more are stacked, marked, and
+# stepping one brings it into view
+printf 'save-screen %s\n' "$tmp/s8.screen" > "$tmp/s8.wmxs"
+COLUMNS=80 LINES=24 "$WMX" --script "$tmp/s8.wmxs" examples/iriw.wmx > /dev/null 2>&1
+must four-threads 'P0 (ready) *P1 (ready) *P2 (ready) *P3 (ready)' "$tmp/s8.screen"
+printf 'save-screen %s\nstep P5\nsave-screen %s\n' "$tmp/s8a.screen" "$tmp/s8b.screen" > "$tmp/s8.wmxs"
+COLUMNS=80 LINES=24 "$WMX" --script "$tmp/s8.wmxs" "$tmp/many.wmx" > /dev/null 2>&1
+must more-threads '4 more threads (zoom)' "$tmp/s8a.screen"
+head -4 "$tmp/s8b.screen" > "$tmp/s8b.top"
+must stepped-in-view 'x = 5' "$tmp/s8b.top"
+must above-marked 'threads above' "$tmp/s8b.top"
+
+# 9. after `random` the final state and verdict are in view
+printf 'random\nsave-screen %s\n' "$tmp/s9.screen" > "$tmp/s9.wmxs"
+COLUMNS=80 LINES=24 "$WMX" --script "$tmp/s9.wmxs" examples/iriw.wmx > /dev/null 2>&1
+must random-final 'final state: P2:r0=' "$tmp/s9.screen"
+must random-verdict 'proposition' "$tmp/s9.screen"
+
 echo "newcomer: $pass passed, $fail failed"
 [ $fail -eq 0 ]

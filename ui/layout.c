@@ -183,17 +183,12 @@ static void follow(ui_state *ui, int pane)
         /* show the last command's output from its start, or the end */
         int last = out_rows(&ui->out, 0, ui->out.last_cmd, p->r.w);
         int total = last + out_rows(&ui->out, ui->out.last_cmd, ui->out.n, p->r.w);
-        p->scroll = total - last > h ? last : total - h;
+        p->scroll = total - last > h && !ui->out.tail ? last : total - h;
     } else if (pane == PANE_SOURCE && p->follow && ui->sess.prog) {
-        /* keep the furthest next instruction in view */
-        int most = 0;
-        for (int t = 0; t < ui->sess.prog->nthreads; t++) {
-            int pc = machine_pc(ui->sess.m, sess_state(&ui->sess), t);
-            if (pc > most)
-                most = pc;
-        }
-        if (most >= p->scroll + h - 1)
-            p->scroll = most - h + 2;
+        /* keep the instruction that matters now in view (see pane_source.c) */
+        int header, row = ui_source_focus_row(ui, p->r.w, &header);
+        if (row >= p->scroll + h || header < p->scroll)
+            p->scroll = row - header < h ? header : row - h + 1;   /* with its thread's name if it fits */
     }
     int m = max_scroll(ui, p);
     if (p->scroll > m)

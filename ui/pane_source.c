@@ -45,7 +45,36 @@ static void draw_header(ui_state *ui, ui_screen *s, int t, int x, int y, int w)
 static bool side_by_side(const ui_state *ui, int width)
 {
     int nt = ui->sess.prog->nthreads;
-    return nt > 0 && width / nt >= 14;
+    /* a column of 10 shows "> 0 r0 = x": enough to follow 4 threads at 80x24 */
+    return nt > 0 && width / nt >= 10;
+}
+
+int ui_source_focus_row(ui_state *ui, int width, int *header)
+{
+    const ui_session *ss = &ui->sess;
+    const wmx_program *prog = ss->prog;
+    if (!prog)
+        return 0;
+    const void *st = sess_state(ss);
+    *header = 0;
+    if (side_by_side(ui, width)) {
+        int most = 0;       /* the furthest next instruction, under its header */
+        for (int t = 0; t < prog->nthreads; t++) {
+            int pc = machine_pc(ss->m, st, t);
+            if (pc > most)
+                most = pc;
+        }
+        return most + 1;
+    }
+    /* stacked: the thread that moved last (or the first), at its next instruction */
+    int t = ss->pos > 0 ? ss->events[ss->pos - 1].thread : 0, row = 0;
+    for (int k = 0; k < t; k++)
+        row += prog->threads[k].ninstrs + 1;
+    int pc = machine_pc(ss->m, st, t);
+    if (pc > prog->threads[t].ninstrs)
+        pc = prog->threads[t].ninstrs;
+    *header = row;
+    return row + 1 + (pc < 0 ? 0 : pc);
 }
 
 static int source_lines(ui_state *ui, ui_pane *p, int width)
@@ -82,8 +111,13 @@ static void source_draw(ui_state *ui, ui_pane *p, ui_screen *s, ui_rect r)
         }
         return;
     }
-    int row = 0;
+    int row = 0, above = 0, below = 0;
     for (int t = 0; t < prog->nthreads; t++) {
+        int first = row - p->scroll, last = first + prog->threads[t].ninstrs;
+        if (last < 0)
+            above++;            /* wholly above the pane */
+        else if (first >= r.h)
+            below++;
         for (int i = -1; i < prog->threads[t].ninstrs; i++, row++) {
             int y = row - p->scroll;
             if (y < 0 || y >= r.h)
@@ -93,6 +127,20 @@ static void source_draw(ui_state *ui, ui_pane *p, ui_screen *s, ui_rect r)
             else
                 draw_instr(ui, s, t, i, r.x + 1, r.y + y, r.w - 1);
         }
+    }
+    /* say what is off the pane, and how to see it */
+    char note[64];
+    if (below > 0) {
+        snprintf(note, sizeof note, " %s %d more thread%s (zoom) ", scr_glyph(s, "\xe2\x86\x93", "v"), below,
+                 below == 1 ? "" : "s");
+        int l = (int)strlen(note) - (s->unicode ? 2 : 0);
+        scr_put(s, r.x + (r.w > l ? r.w - l : 0), r.y + r.h - 1, r.w, ST_DIM, note);
+    }
+    if (above > 0 && p->scroll > 0) {
+        snprintf(note, sizeof note, " %s %d thread%s above ", scr_glyph(s, "\xe2\x86\x91", "^"), above,
+                 above == 1 ? "" : "s");
+        int l = (int)strlen(note) - (s->unicode ? 2 : 0);
+        scr_put(s, r.x + (r.w > l ? r.w - l : 0), r.y, r.w, ST_DIM, note);
     }
 }
 

@@ -111,6 +111,7 @@ int ui_exec_line(ui_state *ui, const char *line, FILE *echo)
     char echo_line[4200];
     snprintf(echo_line, sizeof echo_line, "wmx> %s", line);
     ui->out.last_cmd = ui->out.n;
+    ui->out.tail = false;
     out_add(&ui->out, ST_ECHO, echo_line);
     ui->panes[PANE_OUTPUT].follow = true;
     if (echo)

@@ -335,6 +335,7 @@ static uint64_t rng_next(uint64_t *x)
 
 static int cmd_random(int argc, char **argv, cmd_ctx *ctx)
 {
+    UI(ctx)->out.tail = true;    /* the final state and verdict come last */
     ui_session *s = need_program(ctx);
     if (!s)
         return EXIT_USAGE;
@@ -441,6 +442,7 @@ static void until_progress(const explore_progress *pr, void *ud)
 
 static int cmd_until(int argc, char **argv, cmd_ctx *ctx)
 {
+    UI(ctx)->out.tail = true;    /* the final state and verdict come last */
     ui_state *ui = UI(ctx);
     ui_session *s = need_program(ctx);
     if (!s)
@@ -688,6 +690,7 @@ void ui_explore_after(const explore_result *r, cmd_ctx *ctx)
 
 static int cmd_select(int argc, char **argv, cmd_ctx *ctx)
 {
+    UI(ctx)->out.tail = true;    /* the final state and verdict come last */
     ui_state *ui = UI(ctx);
     ui_session *s = need_program(ctx);
     if (!s)
@@ -738,6 +741,7 @@ static int cmd_select(int argc, char **argv, cmd_ctx *ctx)
 
 static int cmd_next_class(int argc, char **argv, cmd_ctx *ctx)
 {
+    UI(ctx)->out.tail = true;    /* the final state and verdict come last */
     ui_state *ui = UI(ctx);
     ui_session *s = need_program(ctx);
     if (!s)

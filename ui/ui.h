@@ -260,8 +260,13 @@ typedef struct ui_output {
     int n, cap;
     ui_line *lines;
     int last_cmd;           /* index of the last command's echo line */
+    bool tail;              /* the last command's end matters most (a final
+                             * state and verdict): show its end, not its start */
 } ui_output;
 
+/* The Program pane row to keep in view: the next instruction of the thread
+ * that moved last (pane_source.c). */
+int ui_source_focus_row(ui_state *ui, int width, int *header);
 /* Screen rows that output lines [from, to) take at `width` columns (they wrap). */
 int out_rows(const ui_output *o, int from, int to, int width);
 void out_add(ui_output *o, ui_style st, const char *text);  /* splits at \n */
