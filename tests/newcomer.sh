@@ -123,5 +123,15 @@ COLUMNS=80 LINES=24 "$WMX" --script "$tmp/s9.wmxs" examples/iriw.wmx > /dev/null
 must random-final 'final state: P2:r0=' "$tmp/s9.screen"
 must random-verdict 'proposition' "$tmp/s9.screen"
 
+# 15. exported graphs carry the verdict and a legend; the pane says edges,
+# and zoom 3/3 is the most detailed
+"$WMX" graph "$tmp/proj/traces/t.trace" --check sc > "$tmp/g.dot" 2>/dev/null
+must dot-verdict 'consistent under sc\|INCONSISTENT under sc' "$tmp/g.dot"
+must dot-legend 'edges: ' "$tmp/g.dot"
+printf 'step P0\nstep P1\nstep P0\nstep P1\ngraph hb\nsave-screen %s\n' "$tmp/s15.screen" > "$tmp/s15.wmxs"
+COLUMNS=120 LINES=40 "$WMX" --script "$tmp/s15.wmxs" examples/sb.wmx > /dev/null 2>&1
+must graph-edges 'the 4 highlighted edges form the cycle' "$tmp/s15.screen"
+must graph-zoom 'zoom 3/3' "$tmp/s15.screen"
+
 echo "newcomer: $pass passed, $fail failed"
 [ $fail -eq 0 ]

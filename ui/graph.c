@@ -137,6 +137,7 @@ void gx_free(gx_graph *g)
 {
     if (!g)
         return;
+    free(g->verdict);
     for (int i = 0; i < g->nn; i++) {
         free(g->n[i].id);
         for (int z = 0; z < GX_ZOOMS; z++)
@@ -278,6 +279,12 @@ gx_graph *gx_from_exec(const wmx_exec *x, gx_view view, wmx_model model, bool in
     char title[256];
     snprintf(title, sizeof title, "%s (%s)", p->name ? p->name : "execution", model_name(model));
     gx_graph *g = gx_new(view, title);
+    if (facts)
+        g->verdict = facts->consistent
+                         ? wmx_asprintf("consistent under %s", model_name(facts->model))
+                         : wmx_asprintf("INCONSISTENT under %s: the %d red edge%s form%s the cycle that forbids it",
+                                        model_name(facts->model), facts->nfacts, facts->nfacts == 1 ? "" : "s",
+                                        facts->nfacts == 1 ? "s" : "");
     bool split = view == GX_EXEC && model != MODEL_SC;
     int *ev_node = wmx_malloc((size_t)(x->nev + 1) * sizeof *ev_node);
     int *mem_node = wmx_malloc((size_t)(x->nev + 1) * sizeof *mem_node);
@@ -685,7 +692,27 @@ static Agraph_t *to_cgraph(const gx_graph *g, int zoom, bool for_cells, Agnode_t
         set(G, "splines", g->nn > 60 ? "line" : "polyline");
         set(G, "fontsize", "10");
     } else {
-        set(G, "label", g->title);
+        /* a file stands alone: title, verdict and a legend of the edges drawn */
+        wmx_strbuf lab = { 0 };
+        wmx_strbuf_printf(&lab, "%s", g->title);
+        if (g->verdict)
+            wmx_strbuf_printf(&lab, "\n%s", g->verdict);
+        static const char *const kind_names[GE_COUNT] = {
+            [GE_PO] = "po (kept)", [GE_PO_RELAXED] = "po (may reorder, dotted)", [GE_RF] = "rf",
+            [GE_CO] = "co (bold)", [GE_FR] = "fr (dashed)", [GE_WBM] = "buffer -> memory",
+            [GE_TREE] = "explored", [GE_BRANCH] = "pending branch (dashed)" };
+        bool seen[GE_COUNT] = { false };
+        for (int i = 0; i < g->ne; i++)
+            if ((int)g->e[i].kind >= 0 && g->e[i].kind < GE_COUNT)
+                seen[g->e[i].kind] = true;
+        const char *sep = "\nedges: ";
+        for (int k = 0; k < GE_COUNT; k++)
+            if (seen[k] && kind_names[k]) {
+                wmx_strbuf_printf(&lab, "%s%s %s", sep, edge_color((gx_ekind)k), kind_names[k]);
+                sep = ", ";
+            }
+        set(G, "label", lab.s ? lab.s : g->title);
+        free(lab.s);
         set(G, "labelloc", "t");
         set(G, "forcelabels", "true");
         set(G, "fontname", "monospace");

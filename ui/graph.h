@@ -76,6 +76,7 @@ typedef struct gx_graph {
     gx_view view;
     char *title;
     char *note;                /* one line shown above the drawing (may be NULL) */
+    char *verdict;             /* the checker's verdict, for exported files (may be NULL) */
     int nn, ncap, ne, ecap;
     gx_node *n;
     gx_edge *e;

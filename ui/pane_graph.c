@@ -105,8 +105,9 @@ static gx_graph *exec_graph(ui_state *ui, ui_graph_pane *p)
         if (p->vr.consistent)
             snprintf(p->note, sizeof p->note, "consistent under %s", model_name(p->check_model));
         else
-            snprintf(p->note, sizeof p->note, "INCONSISTENT under %s: the %d highlighted facts form the cycle",
-                     model_name(p->check_model), p->vr.nfacts);
+            snprintf(p->note, sizeof p->note, "INCONSISTENT under %s: the %d highlighted edge%s form%s the cycle",
+                     model_name(p->check_model), p->vr.nfacts, p->vr.nfacts == 1 ? "" : "s",
+                     p->vr.nfacts == 1 ? "s" : "");
     }
     gx_graph *g = gx_from_exec(x, p->view, s->model, true, p->have_vr ? &p->vr : NULL);
     exec_free(x);
@@ -174,7 +175,9 @@ static void graph_draw(ui_state *ui, ui_pane *pane, ui_screen *s, ui_rect r)
     }
     gx_graph *g = p->g;
     char head[600];
-    snprintf(head, sizeof head, "%s  [%s, zoom %d/%d, %d nodes]%s%s", g->title, gx_view_name(p->view), g->zoom + 1,
+    /* zoom N/3: 3 is the most detailed labels, as "zoom in" suggests */
+    snprintf(head, sizeof head, "%s  [%s, zoom %d/%d, %d nodes]%s%s", g->title, gx_view_name(p->view),
+             GX_ZOOMS - g->zoom,
              GX_ZOOMS, g->nn, p->note[0] || g->note ? "  " : "", p->note[0] ? p->note : g->note ? g->note : "");
     int n = scr_put(s, r.x, r.y, r.w, ST_HEADER, head);
     if (p->note[0] && strstr(p->note, "INCONSISTENT")) {
