@@ -1631,16 +1631,24 @@ static void apply_init(ctx *c)
             if (it->thread >= p->nthreads)
                 fail(c, it->off, "thread %d does not exist", it->thread);
             int r = ir_thread_reg(p, it->thread, reg_canon_name(c, it->reg));
-            if (it->nvals)
-                p->threads[it->thread].reg_init[r] = init_value(c, &c->vals[it->val0]);
+            /* init_value may declare a variable (ir_add_var reallocs), so
+             * evaluate it before indexing anything of p */
+            if (it->nvals) {
+                wmx_val x = init_value(c, &c->vals[it->val0]);
+                p->threads[it->thread].reg_init[r] = x;
+            }
             continue;
         }
         int v = var_get(c, it->name);
         int first = it->elem < 0 ? 0 : it->elem;
         if (first + it->nvals > p->vars[v].length || first >= p->vars[v].length)
             fail(c, it->off, "too many initial values for '%s'", spanstr(c, it->name, n, sizeof n));
-        for (int k = 0; k < it->nvals; k++)
-            p->cell_init[p->vars[v].base + first + k] = init_value(c, &c->vals[it->val0 + k]);
+        for (int k = 0; k < it->nvals; k++) {
+            /* not `p->cell_init[...] = init_value(...)`: init_value can declare
+             * the variable it names, which reallocs cell_init (and vars) */
+            wmx_val x = init_value(c, &c->vals[it->val0 + k]);
+            p->cell_init[p->vars[v].base + first + k] = x;
+        }
     }
 }
 

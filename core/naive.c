@@ -1,7 +1,8 @@
 /* naive.c - the exhaustive explorer: depth-first over every interleaving of
  * thread steps and buffer flushes.  It is the reference the optimal
  * explorers are tested against, so it stays simple. */
-#include "explore.h"
+#include "naive.h"
+#include "budget.h"
 
 #include <stdlib.h>
 #include <string.h>

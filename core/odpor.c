@@ -29,6 +29,7 @@
  * --ifaa two FAAs whose results are unused do not conflict.
  */
 #include "odpor.h"
+#include "budget.h"
 
 #include <errno.h>
 #include <stdint.h>

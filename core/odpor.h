@@ -2,7 +2,7 @@
  * fetch-and-adds (IFAA) under SC: the extended entry point and the data the
  * UI reads while an exploration runs.
  *
- * explore_odpor() (declared in explore.h) is the plain entry point used by
+ * explore_odpor() is the plain entry point used by
  * explore_run(); explore_odpor_ex() adds introspection: a DOT file of the
  * exploration tree per explored execution (--dump-wut DIR) and a callback
  * that sees the explorer's whole state (current execution, sleep sets and
@@ -11,7 +11,7 @@
 #ifndef WMX_ODPOR_H
 #define WMX_ODPOR_H
 
-#include "explore.h"
+#include "result.h"
 
 #include <stdio.h>
 
@@ -62,6 +62,10 @@ typedef struct odpor_ext {
     long inserted;             /* wakeup sequences inserted */
     long races;                /* races analysed */
 } odpor_ext;
+
+/* Optimal-DPOR with wakeup trees and awaits (SC only; see odpor.h). */
+int explore_odpor(const wmx_program *prog, const explore_opts *opts,
+                  explore_result *res, wmx_error *err);
 
 int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ext *ext,
                      explore_result *res, wmx_error *err);

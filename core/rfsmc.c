@@ -34,7 +34,7 @@
  * final conditions) are observer reads after the end, enumerated per graph
  * with the checker, each consistent choice one class.
  */
-#include "explore.h"
+#include "budget.h"
 #include "exec.h"
 #include "verify.h"
 #include "rfsmc.h"

@@ -4,7 +4,7 @@
 #ifndef WMX_RFSMC_H
 #define WMX_RFSMC_H
 
-#include "explore.h"
+#include "result.h"
 
 /* Explores every class; each goes to opts->on_trace and into res. */
 int explore_rfsmc(const wmx_program *prog, const explore_opts *opts,

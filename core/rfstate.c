@@ -12,7 +12,8 @@
  * explorer is tested against, but unlike RF-SMC its memory grows with the
  * number of nodes visited: it keeps a 128-bit fingerprint of each.
  */
-#include "explore.h"
+#include "rfstate.h"
+#include "budget.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 #ifndef WMX_ROBUST_H
 #define WMX_ROBUST_H
 
-#include "explore.h"
+#include "budget.h"
 #include "exec.h"
 #include "verify.h"
 #include "rfsmc.h"

@@ -10,7 +10,8 @@
  * the number of states.  Per-state trace counts are not tracked: each final
  * state's `count` is 0 ("unknown").
  */
-#include "explore.h"
+#include "stateful.h"
+#include "budget.h"
 
 #include <limits.h>
 #include <stdlib.h>

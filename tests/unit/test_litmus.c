@@ -760,6 +760,27 @@ START_TEST(test_truncated_and_junk)
 }
 END_TEST
 
+/* Issue 17: an initial value naming an undeclared location declares it,
+ * which reallocs cell_init while apply_init was storing into it. */
+START_TEST(test_init_declares_location)
+{
+    for (int extra = 0; extra < 40; extra += 13) {
+        char src[4096];
+        int n = snprintf(src, sizeof src, "X86 UAF\n{ ");
+        for (int i = 0; i < extra; i++)
+            n += snprintf(src + n, sizeof src - (size_t)n, "v%d=%d; ", i, i);
+        snprintf(src + n, sizeof src - (size_t)n,
+                 "int a[2]=x; }\n P0 ;\n MOV EAX,[a] ;\nexists (0:EAX=0)\n");
+        wmx_program *p = parse_ok(src);
+        int a = ir_find_var(p, "a"), x = ir_find_var(p, "x");
+        ck_assert_int_ge(a, 0);
+        ck_assert_int_ge(x, 0);
+        ck_assert_int_eq(p->cell_init[p->vars[a].base], ir_cell_address(p, p->vars[x].base));
+        ir_program_free(p);
+    }
+}
+END_TEST
+
 static Suite *litmus_suite(void)
 {
     Suite *s = suite_create("litmus");
@@ -784,6 +805,7 @@ static Suite *litmus_suite(void)
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_deep_nesting);
     tcase_add_test(tc, test_truncated_and_junk);
+    tcase_add_test(tc, test_init_declares_location);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,11 @@
+/* naive.h - the exhaustive explorer. */
+#ifndef WMX_NAIVE_H
+#define WMX_NAIVE_H
+
+#include "result.h"
+
+/* The exhaustive explorer: every interleaving including flush choices. */
+int explore_naive(const wmx_program *prog, const explore_opts *opts,
+                  explore_result *res, wmx_error *err);
+
+#endif

@@ -1,0 +1,116 @@
+/* result.h - what every explorer shares, below them all: the algorithm
+ * names, the options (model, limits, callbacks), the trace handed to
+ * callbacks, and the result (counts, distinct final states, assertion
+ * violations).  Explorers feed each maximal trace to
+ * explore_result_add_trace().  Nothing here is global: all state is in the
+ * options and the result.  (Limits are in budget.h; the dispatcher over the
+ * explorers is explore.h.)
+ */
+#ifndef WMX_RESULT_H
+#define WMX_RESULT_H
+
+#include "ir.h"
+#include "machine.h"
+
+#include <signal.h>
+
+typedef enum explore_algo {
+    ALGO_NAIVE,      /* every interleaving, enumerated */
+    ALGO_STATEFUL,   /* the same counts, over the memoised state graph */
+    ALGO_RFSTATE,    /* one trace per reads-from class, over (state, rf history) */
+    ALGO_RFSMC,      /* one trace per reads-from class */
+    ALGO_ODPOR       /* one trace per Mazurkiewicz class (SC) */
+} explore_algo;
+const char *algo_name(explore_algo a);
+int algo_parse(const char *s, explore_algo *a);
+
+/* One maximal trace, as handed to callbacks: the transitions taken (enough
+ * to replay it on a fresh machine) and the events they produced. */
+typedef struct explore_trace {
+    int len;
+    const wmx_transition *steps;
+    const wmx_event *events;
+    const void *final_state;     /* machine state at the end */
+    bool blocked;
+    bool error;
+} explore_trace;
+
+typedef struct explore_progress {
+    long traces, blocked;
+    long events;                 /* events executed so far */
+    int depth;                   /* current depth of the search */
+    double elapsed_s;
+} explore_progress;
+
+typedef struct explore_opts {
+    wmx_model model;
+    explore_algo algo;
+    long max_traces;             /* 0 = no limit */
+    double timeout_s;            /* 0 = no limit */
+    volatile sig_atomic_t *cancel; /* stop when *cancel becomes non-zero */
+    bool ifaa;                   /* odpor: independent fetch-and-adds */
+    /* called about every 1/10 s with the current counts (may be NULL) */
+    void (*progress)(const explore_progress *pr, void *ud);
+    /* called for every maximal trace (may be NULL) */
+    void (*on_trace)(const explore_trace *tr, void *ud);
+    void *ud;
+} explore_opts;
+
+void explore_opts_init(explore_opts *o);
+
+/* A distinct final state: the values of the observed locations (see
+ * explore_result.observed), how many traces ended in it, and whether the
+ * condition's proposition holds there. */
+typedef struct final_state {
+    wmx_val *vals;
+    long count;
+    bool satisfies;
+} final_state;
+
+/* An assertion violation (or runtime fault) with the trace that reaches it. */
+typedef struct explore_error {
+    int thread, instr;
+    char *message;               /* "assertion failed: ..." with file:line:col */
+    int len;
+    wmx_transition *steps;
+    wmx_event *events;
+} explore_error;
+
+typedef struct explore_result {
+    const wmx_program *prog;
+    wmx_model model;
+    explore_algo algo;
+    long traces;                 /* maximal traces (or classes) explored, complete ones */
+    long blocked;                /* maximal traces where some thread is blocked */
+    long positive, negative;     /* traces where the proposition holds / does not */
+    long events;                 /* events executed in total */
+    int nobserved;
+    cond_lhs *observed;          /* locations recorded in final states */
+    int nstates, cap_states;
+    final_state *states;         /* distinct final states, sorted by explore_finish */
+    int nerrors, cap_errors;
+    explore_error *errors;
+    long error_traces;           /* traces that hit an assertion violation */
+    bool complete;               /* false when a limit stopped the run */
+    const char *stop_reason;     /* "max-traces", "timeout", "interrupted" */
+    double time_s;
+    /* internal: hash index over states */
+    int *state_index;
+    int state_index_cap;
+} explore_result;
+
+/* Prepares `res` for a run of `prog`. */
+void explore_result_init(explore_result *res, const wmx_program *prog,
+                         wmx_model model, explore_algo algo);
+void explore_result_free(explore_result *res);
+/* Records one maximal trace ending in `final_state` of machine m. */
+void explore_result_add_trace(explore_result *res, const wmx_machine *m,
+                              const explore_trace *tr);
+/* Sorts the states; call once at the end. */
+void explore_finish(explore_result *res);
+
+/* The herd verdict: whether the condition holds ("Ok") and the observation. */
+bool explore_cond_ok(const explore_result *res);
+const char *explore_observation(const explore_result *res);   /* Never/Sometimes/Always */
+
+#endif
