@@ -707,6 +707,29 @@ static int find_cycle(const uint64_t *adj, int n, int W, int *cyc)
     return best;
 }
 
+/* Whether the graph has a cycle: Kahn's algorithm, O(n^2) on the bits
+ * (find_cycle's search from every node costs n^3 when there is none). */
+static bool has_cycle(const uint64_t *adj, int n, int W)
+{
+    int *indeg = wmx_calloc((size_t)n + 1, sizeof *indeg), *queue = wmx_malloc(((size_t)n + 1) * sizeof *queue);
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++)
+            indeg[b] += (int)BIT(adj, a, b, W);
+    int h = 0, t = 0;
+    for (int v = 0; v < n; v++)
+        if (indeg[v] == 0)
+            queue[t++] = v;
+    while (h < t) {
+        int a = queue[h++];
+        for (int b = 0; b < n; b++)
+            if (BIT(adj, a, b, W) && --indeg[b] == 0)
+                queue[t++] = b;
+    }
+    free(indeg);
+    free(queue);
+    return t < n;
+}
+
 static bool saturate(const wmx_exec *x, wmx_model model, expl *ex)
 {
     int ne = x->nev, nc = x->ncells;
@@ -795,7 +818,7 @@ static bool saturate(const wmx_exec *x, wmx_model model, expl *ex)
             for (int b = 0; b < n; b++)
                 if (s.lab[(size_t)a * n + b] == REL_CO && s.why[(size_t)a * n + b] >= 0)
                     base[(size_t)a * W + (b >> 6)] &= ~((uint64_t)1 << (b & 63));
-        int len = find_cycle(base, n, W, cyc);
+        int len = has_cycle(base, n, W) ? find_cycle(base, n, W, cyc) : 0;
         free(base);
         if (len > 0)
             cyc_u = false;
