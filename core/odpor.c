@@ -171,6 +171,18 @@ struct odpor_state {
     odpor_event *arr;          /* a wakeup sequence */
     uint64_t *work;            /* enumeration worklist of bitsets */
     int work_cap;
+    /* happens-before by direct predecessors: each event's earlier event in
+     * its thread and, per other thread, that thread's last access to the
+     * cell that conflicts with it (earlier ones are po-before that one) */
+    int hb_n;                  /* length of the execution analysed */
+    int *cand_off;             /* [n + 1]: cand[cand_off[j] ..] are j's other-thread direct predecessors */
+    int *cand;                 /* up to n * (nthreads - 1) positions */
+    int cand_cap;
+    int *prev_pos;             /* [nthreads] scratch */
+    int *last_w, *last_a, *last_s; /* [ncells][nthreads]: last write / access / non-IFAA access */
+    int *touched;              /* cells whose last_* entries are set */
+    unsigned *succ_stamp;      /* [bits_cap]: row of succ valid when == stamp */
+    unsigned stamp;
     long nexec;
     long enum_capped;
 };
@@ -347,40 +359,120 @@ static void ensure_bits(odpor_state *s, int n)
     free(s->succ);
     free(s->seq);
     free(s->arr);
+    free(s->succ_stamp);
+    free(s->cand_off);
     s->pred = wmx_malloc((size_t)cap * (size_t)words * sizeof *s->pred);
     s->succ = wmx_malloc((size_t)cap * (size_t)words * sizeof *s->succ);
+    s->succ_stamp = wmx_calloc((size_t)cap + 1, sizeof *s->succ_stamp);
+    s->cand_off = wmx_malloc(((size_t)cap + 2) * sizeof *s->cand_off);
     s->seq = wmx_malloc((size_t)(cap + 1) * sizeof *s->seq);
     s->arr = wmx_malloc((size_t)(cap + 1) * sizeof *s->arr);
 }
 
 #define PRED(s, j) (&(s)->pred[(size_t)(j) * (size_t)(s)->words])
-#define SUCC(s, j) (&(s)->succ[(size_t)(j) * (size_t)(s)->words])
 
 /* happens-before of E[0..n): pred[j] = positions before j that happen
- * before it; succ[i] = positions after i that happen after it. */
+ * before it, built from j's direct predecessors only, so an event costs
+ * (threads x words) rather than a scan of the whole trace. */
 static void compute_hb(odpor_state *s, int n)
 {
     ensure_bits(s, n);
-    int w = s->words;
+    int w = s->words, T = s->nthreads, C = s->prog->ncells;
+    if (!s->prev_pos) {
+        s->prev_pos = wmx_malloc((size_t)(T ? T : 1) * sizeof *s->prev_pos);
+        size_t cells = (size_t)(C ? C : 1) * (size_t)(T ? T : 1);
+        s->last_w = wmx_malloc(cells * sizeof *s->last_w);
+        s->last_a = wmx_malloc(cells * sizeof *s->last_a);
+        s->last_s = wmx_malloc(cells * sizeof *s->last_s);
+        for (size_t c = 0; c < cells; c++)
+            s->last_w[c] = s->last_a[c] = s->last_s[c] = -1;
+        s->touched = wmx_malloc((size_t)(C ? C : 1) * sizeof *s->touched);
+    }
+    size_t need = (size_t)n * (size_t)(T > 1 ? T - 1 : 1) + 1;
+    if ((size_t)s->cand_cap < need) {
+        free(s->cand);
+        s->cand = wmx_malloc(need * sizeof *s->cand);
+        s->cand_cap = (int)need;
+    }
+    for (int t = 0; t < T; t++)
+        s->prev_pos[t] = -1;
+    int ntouched = 0, ncand = 0;
     memset(s->pred, 0, (size_t)n * (size_t)w * sizeof *s->pred);
-    memset(s->succ, 0, (size_t)n * (size_t)w * sizeof *s->succ);
     for (int j = 0; j < n; j++) {
+        const odpor_event *e = &s->oev[j];
         uint64_t *pj = PRED(s, j);
-        for (int i = j - 1; i >= 0; i--) {
-            if (bit(pj, i))
-                continue;
-            if (odpor_conflict(&s->oev[i], &s->oev[j], s->ifaa)) {
-                setbit(pj, i);
-                const uint64_t *pi = PRED(s, i);
-                for (int x = 0; x < w; x++)
-                    pj[x] |= pi[x];
-            }
+        int p = s->prev_pos[e->thread];
+        if (p >= 0) {
+            memcpy(pj, PRED(s, p), (size_t)w * sizeof *pj);
+            setbit(pj, p);
         }
-        for (int i = 0; i < j; i++)
-            if (bit(pj, i))
-                setbit(SUCC(s, i), j);
+        s->cand_off[j] = ncand;
+        if (e->cell >= 0) {
+            const int *row = !e->writes ? s->last_w : (s->ifaa && e->faa_unused) ? s->last_s : s->last_a;
+            row += (size_t)e->cell * (size_t)T;
+            for (int t = 0; t < T; t++) {
+                int i = row[t];
+                if (t == e->thread || i < 0)
+                    continue;
+                s->cand[ncand++] = i;
+                if (!bit(pj, i)) {
+                    const uint64_t *pi = PRED(s, i);
+                    for (int x = 0; x < w; x++)
+                        pj[x] |= pi[x];
+                    setbit(pj, i);
+                }
+            }
+            /* the earlier race analysis met candidates in position order */
+            for (int a = s->cand_off[j] + 1; a < ncand; a++)
+                for (int b2 = a; b2 > s->cand_off[j] && s->cand[b2 - 1] > s->cand[b2]; b2--) {
+                    int tmp = s->cand[b2];
+                    s->cand[b2] = s->cand[b2 - 1];
+                    s->cand[b2 - 1] = tmp;
+                }
+            size_t at = (size_t)e->cell * (size_t)T + (size_t)e->thread;
+            if (s->last_a[at] < 0 && s->last_w[at] < 0 && s->last_s[at] < 0) {
+                bool seen = false;      /* first touch of this cell by any thread? */
+                for (int t = 0; t < T && !seen; t++)
+                    seen = t != e->thread && s->last_a[(size_t)e->cell * (size_t)T + (size_t)t] >= 0;
+                if (!seen)
+                    s->touched[ntouched++] = e->cell;
+            }
+            s->last_a[at] = j;
+            if (e->writes)
+                s->last_w[at] = j;
+            if (!(e->faa_unused))
+                s->last_s[at] = j;
+        }
+        s->prev_pos[e->thread] = j;
+    }
+    s->cand_off[n] = ncand;
+    for (int k = 0; k < ntouched; k++)
+        for (int t = 0; t < T; t++) {
+            size_t at = (size_t)s->touched[k] * (size_t)T + (size_t)t;
+            s->last_w[at] = s->last_a[at] = s->last_s[at] = -1;
+        }
+    s->hb_n = n;
+    if (++s->stamp == 0) {      /* wrapped: forget every row */
+        memset(s->succ_stamp, 0, (size_t)s->bits_cap * sizeof *s->succ_stamp);
+        s->stamp = 1;
     }
 }
+
+/* succ[i] = positions after i that happen after it; built when first asked
+ * for in this execution (races need few rows). */
+static const uint64_t *succ_row(odpor_state *s, int i)
+{
+    uint64_t *row = &s->succ[(size_t)i * (size_t)s->words];
+    if (s->succ_stamp[i] == s->stamp)
+        return row;
+    memset(row, 0, (size_t)s->words * sizeof *row);
+    for (int k = i + 1; k < s->hb_n; k++)
+        if (bit(PRED(s, k), i))
+            setbit(row, k);
+    s->succ_stamp[i] = s->stamp;
+    return row;
+}
+#define SUCC(s, j) succ_row((s), (j))
 
 /* scratch := state after E[0..k) followed by the steps at positions seq[] */
 static void replay(odpor_state *s, int k, const int *seq, int len)
@@ -405,38 +497,40 @@ static odpor_event scratch_step(odpor_state *s, int t)
     return odpor_event_of(s->prog, &ev, s->faa_unused);
 }
 
+/* i -> j is a race when i conflicts with j from another thread and no
+ * event lies between them in happens-before.  Only j's direct
+ * predecessors can be such an i (an earlier conflicting access of the same
+ * thread is po-before the last one), and i is adjacent to j exactly when
+ * no other direct predecessor of j happens after i. */
 static void nonblocking_races(odpor_state *s, int n)
 {
-    int w = s->words;
     for (int j = 0; j < n; j++) {
         if (s->oev[j].await)
             continue;          /* handled by the blocking analysis */
-        const uint64_t *pj = PRED(s, j);
-        for (int i = 0; i < j; i++) {
-            if (s->oev[i].thread == s->oev[j].thread || !bit(pj, i))
-                continue;
-            if (!odpor_conflict(&s->oev[i], &s->oev[j], s->ifaa))
-                continue;
-            /* adjacent: no k with i -> k -> j */
-            const uint64_t *si = SUCC(s, i);
-            bool adjacent = true;
-            for (int x = 0; x < w; x++)
-                if (si[x] & pj[x]) {
+        int t = s->oev[j].thread;
+        int prev = -1;
+        for (int k = j - 1; k >= 0; k--)
+            if (s->oev[k].thread == t) {
+                prev = k;
+                break;
+            }
+        for (int c = s->cand_off[j]; c < s->cand_off[j + 1]; c++) {
+            int i = s->cand[c];
+            bool adjacent = prev < 0 || !bit(PRED(s, prev), i);
+            for (int d = s->cand_off[j]; d < s->cand_off[j + 1] && adjacent; d++)
+                if (s->cand[d] != i && bit(PRED(s, s->cand[d]), i))
                     adjacent = false;
-                    break;
-                }
             if (!adjacent)
                 continue;
             if (s->ext)
                 s->ext->races++;
             int len = 0;
             for (int k = i + 1; k < n; k++)
-                if (!bit(si, k))
+                if (!bit(PRED(s, k), i))
                     s->seq[len++] = k;
             replay(s, i, s->seq, len);
             for (int x = 0; x < len; x++)
                 s->arr[x] = s->oev[s->seq[x]];
-            int t = s->oev[j].thread;
             if (!thread_enabled(s, s->scratch, t))
                 continue;      /* cannot happen for non-await events */
             s->arr[len] = scratch_step(s, t);
@@ -851,6 +945,14 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
     free(s->seq);
     free(s->arr);
     free(s->work);
+    free(s->succ_stamp);
+    free(s->cand_off);
+    free(s->cand);
+    free(s->prev_pos);
+    free(s->last_w);
+    free(s->last_a);
+    free(s->last_s);
+    free(s->touched);
     odpor_faa_unused_free(prog, s->faa_unused);
     machine_free(m);
     return 0;
