@@ -397,7 +397,6 @@ static void compute_hb(odpor_state *s, int n)
     for (int t = 0; t < T; t++)
         s->prev_pos[t] = -1;
     int ntouched = 0, ncand = 0;
-    memset(s->pred, 0, (size_t)n * (size_t)w * sizeof *s->pred);
     for (int j = 0; j < n; j++) {
         const odpor_event *e = &s->oev[j];
         uint64_t *pj = PRED(s, j);
@@ -405,6 +404,8 @@ static void compute_hb(odpor_state *s, int n)
         if (p >= 0) {
             memcpy(pj, PRED(s, p), (size_t)w * sizeof *pj);
             setbit(pj, p);
+        } else {
+            memset(pj, 0, (size_t)w * sizeof *pj);
         }
         s->cand_off[j] = ncand;
         if (e->cell >= 0) {
