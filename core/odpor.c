@@ -182,6 +182,8 @@ struct odpor_state {
     int *last_w, *last_a, *last_s; /* [ncells][nthreads]: last write / access / non-IFAA access */
     int *touched;              /* cells whose last_* entries are set */
     unsigned *succ_stamp;      /* [bits_cap]: row of succ valid when == stamp */
+    int *prev_of;              /* [n]: the thread's previous position, or -1 */
+    uint64_t *work_row;        /* one bitset */
     unsigned stamp;
     long nexec;
     long enum_capped;
@@ -361,6 +363,10 @@ static void ensure_bits(odpor_state *s, int n)
     free(s->arr);
     free(s->succ_stamp);
     free(s->cand_off);
+    free(s->prev_of);
+    free(s->work_row);
+    s->prev_of = wmx_malloc(((size_t)cap + 1) * sizeof *s->prev_of);
+    s->work_row = wmx_malloc((size_t)words * sizeof *s->work_row);
     s->pred = wmx_malloc((size_t)cap * (size_t)words * sizeof *s->pred);
     s->succ = wmx_malloc((size_t)cap * (size_t)words * sizeof *s->succ);
     s->succ_stamp = wmx_calloc((size_t)cap + 1, sizeof *s->succ_stamp);
@@ -401,6 +407,7 @@ static void compute_hb(odpor_state *s, int n)
         const odpor_event *e = &s->oev[j];
         uint64_t *pj = PRED(s, j);
         int p = s->prev_pos[e->thread];
+        s->prev_of[j] = p;
         if (p >= 0) {
             memcpy(pj, PRED(s, p), (size_t)w * sizeof *pj);
             setbit(pj, p);
@@ -505,23 +512,27 @@ static odpor_event scratch_step(odpor_state *s, int t)
  * no other direct predecessor of j happens after i. */
 static void nonblocking_races(odpor_state *s, int n)
 {
+    int w = s->words;
+    uint64_t *u = s->work_row;
     for (int j = 0; j < n; j++) {
-        if (s->oev[j].await)
-            continue;          /* handled by the blocking analysis */
+        if (s->oev[j].await || s->cand_off[j] == s->cand_off[j + 1])
+            continue;          /* awaits: the blocking analysis */
         int t = s->oev[j].thread;
-        int prev = -1;
-        for (int k = j - 1; k >= 0; k--)
-            if (s->oev[k].thread == t) {
-                prev = k;
-                break;
-            }
+        /* u = what happens before some direct predecessor of j: a candidate
+         * in u has another event between it and j */
+        int prev = s->prev_of[j];
+        if (prev >= 0)
+            memcpy(u, PRED(s, prev), (size_t)w * sizeof *u);
+        else
+            memset(u, 0, (size_t)w * sizeof *u);
+        for (int c = s->cand_off[j]; c < s->cand_off[j + 1]; c++) {
+            const uint64_t *pc = PRED(s, s->cand[c]);
+            for (int x = 0; x < w; x++)
+                u[x] |= pc[x];
+        }
         for (int c = s->cand_off[j]; c < s->cand_off[j + 1]; c++) {
             int i = s->cand[c];
-            bool adjacent = prev < 0 || !bit(PRED(s, prev), i);
-            for (int d = s->cand_off[j]; d < s->cand_off[j + 1] && adjacent; d++)
-                if (s->cand[d] != i && bit(PRED(s, s->cand[d]), i))
-                    adjacent = false;
-            if (!adjacent)
+            if (bit(u, i))
                 continue;
             if (s->ext)
                 s->ext->races++;
@@ -948,6 +959,8 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
     free(s->work);
     free(s->succ_stamp);
     free(s->cand_off);
+    free(s->prev_of);
+    free(s->work_row);
     free(s->cand);
     free(s->prev_pos);
     free(s->last_w);
