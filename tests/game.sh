@@ -1,0 +1,84 @@
+#!/bin/sh
+# game.sh - `wmx game` end to end: every `// expect:` claim in the headers
+# of examples/games/*.game (A=U,.. B=U,.. [first=X] => W, "any" = all four
+# update rules), input errors (file:line:col, exit 2), the JSON keys, --k
+# auto reporting bounds that disagree, and --format dot.
+set -u
+WMX=${WMX:-$(pwd)/wmx}
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+fail=0
+n=0
+bad() { echo "FAIL: $*"; fail=1; }
+expand() { [ "$1" = any ] && echo "never before after always" || echo "$1" | tr ',' ' '; }
+
+for f in "$root"/examples/games/*.game; do
+    claims=0
+    grep '^// expect:' "$f" > "$tmp/claims"
+    while read -r _ _ a b rest; do
+        first=A
+        case "$rest" in first=*) first=${rest#first=}; first=${first%% *}; rest=${rest#* } ;; esac
+        want=${rest#=> }
+        for au in $(expand "${a#A=}"); do
+            for bu in $(expand "${b#B=}"); do
+                "$WMX" game "$f" --a-update "$au" --b-update "$bu" --first "$first" --json > "$tmp/out" 2>"$tmp/err"
+                rc=$?
+                got=$(sed -n 's/.*"winner": "\([AB]\)".*/\1/p' "$tmp/out")
+                [ "$rc" = 0 ] && [ "$got" = "$want" ] ||
+                    bad "$(basename "$f") A=$au B=$bu first=$first: got '${got:-?}' (rc $rc), header says $want"
+                n=$((n + 1))
+                claims=$((claims + 1))
+            done
+        done
+    done < "$tmp/claims"
+    [ "$claims" -gt 0 ] || bad "$(basename "$f") has no expect: lines"
+done
+
+# exact for never/never, bounded otherwise; the JSON keys the issue fixes
+"$WMX" game "$root/examples/games/flush-race.game" --json > "$tmp/j" || bad "flush-race --json exit $?"
+for key in '"winner": "B"' '"exact": true' '"k": null' '"positions": ' '"a_update": "never"' \
+           '"b_update": "never"' '"first": "A"' '"time_s": '; do
+    grep -q "$key" "$tmp/j" || bad "flush-race --json lacks $key: $(cat "$tmp/j")"
+done
+"$WMX" game "$root/examples/games/flush-race.game" --a-update after --k 2 --json > "$tmp/j"
+grep -q '"winner": "A", "exact": false, "k": 2' "$tmp/j" || bad "--k 2: $(cat "$tmp/j")"
+"$WMX" game "$root/examples/games/flush-race.game" --a-update after > "$tmp/t"
+grep -q 'bounded, --k auto' "$tmp/t" && grep -q 'not exact' "$tmp/t" || bad "no --k: not reported as auto: $(cat "$tmp/t")"
+"$WMX" game "$root/examples/games/flush-race.game" > "$tmp/t"
+grep -q 'winner: B (B forces a final state in 2 moves' "$tmp/t" || bad "text output: $(cat "$tmp/t")"
+grep -q '^exact' "$tmp/t" || bad "never/never not exact: $(cat "$tmp/t")"
+
+# a bound that binds: k=1 and k=2 disagree, and --k auto reports both
+cat > "$tmp/bound.game" <<'G'
+var x;
+process P { a -> b : wr(x, 1); b -> c : wr(x, 2); final c; }
+G
+"$WMX" game "$tmp/bound.game" --a-update after --b-update after > "$tmp/t"
+grep -q 'k=1 A, k=2 B' "$tmp/t" && grep -q 'note: k=1 says A, k=2 says B' "$tmp/t" ||
+    bad "--k auto does not report the differing bounds: $(cat "$tmp/t")"
+"$WMX" game "$tmp/bound.game" --a-update after --b-update after --k 1 --json | grep -q '"winner": "A"' ||
+    bad "--k 1 on bound.game"
+
+# --format dot is Graphviz text
+"$WMX" game "$root/examples/games/flush-race.game" --a-update after --format dot > "$tmp/d"
+head -1 "$tmp/d" | grep -q '^digraph strategy' || bad "--format dot: $(head -3 "$tmp/d")"
+if command -v dot >/dev/null 2>&1; then
+    dot -Tsvg "$tmp/d" > /dev/null 2>&1 || bad "dot rejects the strategy graph"
+fi
+
+# input errors: file:line:col: message, exit 2
+printf 'var x;\nprocess P {\n  a -> b : wr(z, 1);\n}\n' > "$tmp/e.game"
+"$WMX" game "$tmp/e.game" > /dev/null 2> "$tmp/err"
+rc=$?
+[ "$rc" = 2 ] && grep -q "e.game:3:15: unknown variable 'z'" "$tmp/err" || bad "error: rc $rc, $(cat "$tmp/err")"
+"$WMX" game "$tmp/e.game" --a-update sometimes > /dev/null 2>&1
+[ $? = 2 ] || bad "bad --a-update accepted"
+"$WMX" game "$root/examples/games/flush-race.game" --k 0 > /dev/null 2>&1
+[ $? = 2 ] || bad "--k 0 accepted"
+# a limit before any bound is solved: exit 3
+"$WMX" game "$root/examples/games/fence-flip.game" --a-update always --b-update always --max-positions 5 > "$tmp/t"
+[ $? = 3 ] && grep -q LIMIT "$tmp/t" || bad "limit: $(cat "$tmp/t")"
+
+[ "$fail" = 0 ] && echo "game: $n header claims and the CLI checks passed"
+exit $fail
