@@ -143,7 +143,12 @@ static uint64_t hash_key(const uint8_t *k, int n)
         h ^= k[i];
         h *= 1099511628211ull;
     }
-    return h ^ (h >> 29);
+    /* murmur3's finaliser: FNV alone leaves the low bits (the index) poor */
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 33);
 }
 
 static void grow_hash(game_graph *G)
@@ -161,12 +166,11 @@ static void grow_hash(game_graph *G)
     G->hcap = ncap;
 }
 
-/* Index of key, inserting it when new. */
-static uint32_t intern(game_graph *G, const uint8_t *key)
+/* Index of key (whose hash is h), inserting it when new.  The caller has
+ * made room in the table. */
+static uint32_t intern_h(game_graph *G, const uint8_t *key, uint64_t h)
 {
-    if ((uint64_t)(G->n + 1) * 2 > G->hcap)
-        grow_hash(G);
-    uint32_t i = (uint32_t)hash_key(key, G->keylen) & (G->hcap - 1);
+    uint32_t i = (uint32_t)h & (G->hcap - 1);
     while (G->hash[i]) {
         uint32_t v = G->hash[i] - 1;
         if (memcmp(KEY(G, v), key, (size_t)G->keylen) == 0)
@@ -195,6 +199,42 @@ static void add_edge(game_graph *G, uint32_t to, uint16_t lab)
     G->nedges++;
 }
 
+static uint32_t intern(game_graph *G, const uint8_t *key)
+{
+    if ((uint64_t)(G->n + 1) * 2 > G->hcap)
+        grow_hash(G);
+    return intern_h(G, key, hash_key(key, G->keylen));
+}
+
+static void emit(game_graph *G, const uint8_t *key, uint16_t lab)
+{
+    if (G->bn == G->bcap) {
+        G->bcap = G->bcap ? G->bcap * 2 : 64;
+        G->bkeys = wmx_realloc(G->bkeys, (size_t)G->bcap * (size_t)G->keylen);
+        G->blab = wmx_realloc(G->blab, (size_t)G->bcap * sizeof *G->blab);
+        G->bhash = wmx_realloc(G->bhash, (size_t)G->bcap * sizeof *G->bhash);
+    }
+    memcpy(G->bkeys + (size_t)G->bn * (size_t)G->keylen, key, (size_t)G->keylen);
+    G->blab[G->bn++] = lab;
+}
+
+/* Interns the batch in order (the same graph as one at a time). */
+static void flush_batch(game_graph *G)
+{
+    while ((uint64_t)(G->n + (uint32_t)G->bn + 1) * 2 > G->hcap)
+        grow_hash(G);
+    size_t kl = (size_t)G->keylen;
+    for (int i = 0; i < G->bn; i++) {
+        G->bhash[i] = hash_key(G->bkeys + (size_t)i * kl, G->keylen);
+#if defined(__GNUC__)
+        __builtin_prefetch(&G->hash[(uint32_t)G->bhash[i] & (G->hcap - 1)]);
+#endif
+    }
+    for (int i = 0; i < G->bn; i++)
+        add_edge(G, intern_h(G, G->bkeys + (size_t)i * kl, G->bhash[i]), G->blab[i]);
+    G->bn = 0;
+}
+
 static uint16_t mklab(int kind, int p, int t) { return (uint16_t)((kind << 14) | (p << 8) | t); }
 
 static void set_tag(uint8_t *k, int owner, int phase) { k[0] = (uint8_t)(owner | (phase << 1)); }
@@ -211,11 +251,11 @@ static void expand(game_graph *G, uint32_t v, uint8_t *cur, uint8_t *nk)
         for (int p = 0; p < g->nprocs; p++) {
             memcpy(nk, cur, kl);
             if (apply_flush(G, nk, p))
-                add_edge(G, intern(G, nk), mklab(GE_FLUSH, p, 0));
+                emit(G, nk, mklab(GE_FLUSH, p, 0));
         }
         memcpy(nk, cur, kl);
         set_tag(nk, other, GP_S);
-        add_edge(G, intern(G, nk), mklab(GE_END, 0, 0));
+        emit(G, nk, mklab(GE_END, 0, 0));
         return;
     }
     int ninstr = 0, nflush = 0;
@@ -229,7 +269,7 @@ static void expand(game_graph *G, uint32_t v, uint8_t *cur, uint8_t *nk)
                 set_tag(nk, owner, GP_Q);
             else
                 set_tag(nk, other, GP_S);
-            add_edge(G, intern(G, nk), mklab(GE_INSTR, p, t));
+            emit(G, nk, mklab(GE_INSTR, p, t));
             ninstr++;
         }
     }
@@ -238,7 +278,7 @@ static void expand(game_graph *G, uint32_t v, uint8_t *cur, uint8_t *nk)
             memcpy(nk, cur, kl);
             if (apply_flush(G, nk, p)) {
                 set_tag(nk, owner, GP_P);
-                add_edge(G, intern(G, nk), mklab(GE_FLUSH, p, 0));
+                emit(G, nk, mklab(GE_FLUSH, p, 0));
                 nflush++;
             }
         }
@@ -247,7 +287,7 @@ static void expand(game_graph *G, uint32_t v, uint8_t *cur, uint8_t *nk)
     if (phase == GP_S && ninstr == 0) {
         memcpy(nk, cur, kl);
         set_tag(nk, other, GP_S);
-        add_edge(G, intern(G, nk), mklab(GE_PASS, 0, 0));
+        emit(G, nk, mklab(GE_PASS, 0, 0));
     }
 }
 
@@ -333,8 +373,10 @@ int game_build(game_graph *G, const game_def *g, const game_opts *o)
     for (uint32_t v = 0; v < G->n; v++) {
         G->soff[v] = G->nedges;
         /* a target ends the play: its moves do not matter */
-        if (!game_is_target(G, v))
+        if (!game_is_target(G, v)) {
             expand(G, v, cur, nk);
+            flush_batch(G);
+        }
         if ((v & 0xffff) == 0xffff) {
             if ((o->cancel && *o->cancel) || (o->progress && o->progress(G->n, o->ud))) {
                 rc = -1;
@@ -348,6 +390,13 @@ int game_build(game_graph *G, const game_def *g, const game_opts *o)
     }
     free(cur);
     free(nk);
+    free(G->bkeys);
+    free(G->blab);
+    free(G->bhash);
+    G->bkeys = NULL;
+    G->blab = NULL;
+    G->bhash = NULL;
+    G->bn = G->bcap = 0;
     if (rc < 0) {
         G->limited = 1;
         G->build_s = now_s() - t0;
@@ -373,6 +422,14 @@ int game_build(game_graph *G, const game_def *g, const game_opts *o)
         free(seen);
         free(q);
     }
+    /* the hash is not needed any more: free it before the predecessor
+     * lists so the two never coexist (peak memory) */
+    free(G->hash);
+    G->hash = NULL;
+    G->hcap = 0;
+    G->succ = wmx_realloc(G->succ, ((size_t)G->nedges + 1) * sizeof *G->succ);
+    G->lab = wmx_realloc(G->lab, ((size_t)G->nedges + 1) * sizeof *G->lab);
+    G->ecap = G->nedges + 1;
     /* predecessor lists */
     G->poff = wmx_calloc((size_t)G->n + 1, sizeof *G->poff);
     for (uint32_t e = 0; e < G->nedges; e++)
@@ -386,9 +443,6 @@ int game_build(game_graph *G, const game_def *g, const game_opts *o)
         for (uint32_t e = G->soff[v]; e < G->soff[v + 1]; e++)
             G->pred[fill[G->succ[e]]++] = v;
     free(fill);
-    free(G->hash);              /* not needed after the build */
-    G->hash = NULL;
-    G->hcap = 0;
     G->build_s = now_s() - t0;
     return 0;
 }

@@ -96,6 +96,12 @@ typedef struct game_graph {
     uint32_t *succ;
     uint16_t *lab;            /* edge labels, parallel to succ */
     uint32_t nedges, ecap;
+    /* successors of the position being expanded, interned as a batch
+     * (their hash slots prefetched first: the build is memory bound) */
+    uint8_t *bkeys;
+    uint16_t *blab;
+    uint64_t *bhash;
+    int bn, bcap;
     uint32_t *poff, *pred;    /* predecessor lists */
     /* solution */
     uint8_t *winB;            /* 1 if B wins from the position */
