@@ -84,8 +84,10 @@ static void print_table(FILE *out, const game_graph *G, long rows)
     int win = G->winB[0] ? GAME_B : GAME_A;
     wmx_strbuf b = { 0 };
     long shown = 0, mine = 0;
-    fprintf(out, "strategy of %c (its positions reachable from the start; rank = steps to a final state):\n",
-            win == GAME_B ? 'B' : 'A');
+    if (win == GAME_B)
+        fprintf(out, "strategy of B (its positions reachable from the start; rank = steps to a final state):\n");
+    else
+        fprintf(out, "strategy of A (its positions reachable from the start; each stays in A's region):\n");
     for (uint32_t i = 0; i < nr; i++) {
         uint32_t v = r[i];
         if (game_owner(G, v) != win || G->strat[v] == UINT32_MAX)

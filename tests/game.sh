@@ -2,7 +2,8 @@
 # game.sh - `wmx game` end to end: every `// expect:` claim in the headers
 # of examples/games/*.game (A=U,.. B=U,.. [first=X] => W, "any" = all four
 # update rules), input errors (file:line:col, exit 2), the JSON keys, --k
-# auto reporting bounds that disagree, and --format dot.
+# auto reporting bounds that disagree (on a hand-made game and on generated
+# ones), and --format dot.
 set -u
 WMX=${WMX:-$(pwd)/wmx}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -80,5 +81,62 @@ rc=$?
 "$WMX" game "$root/examples/games/fence-flip.game" --a-update always --b-update always --max-positions 5 > "$tmp/t"
 [ $? = 3 ] && grep -q LIMIT "$tmp/t" || bad "limit: $(cat "$tmp/t")"
 
-[ "$fail" = 0 ] && echo "game: $n header claims and the CLI checks passed"
+
+# properties on generated games: --k auto reports every bound it solved, each
+# bound's winner equals a separate --k run, and a note names both answers
+# whenever consecutive bounds disagree
+seed=7
+rnd() { seed=$(( (seed * 1103515245 + 12345) % 2147483648 )); echo $(( seed / 65536 % $1 )); }
+gen() {
+    echo "var x, y;"
+    np=$(( $(rnd 2) + 2 ))
+    p=0
+    while [ $p -lt $np ]; do
+        echo "process P$p {"
+        # two writes in a row on the way to P0's final state: a bound of 1
+        # can block them, so bounds disagree on some games
+        [ $p = 0 ] && [ "$(rnd 2)" = 0 ] && echo "  s0 -> s1 : wr(x, 1);" && echo "  s1 -> s2 : wr(y, 1);"
+        nt=$(( $(rnd 3) + 2 )); t=0
+        while [ $t -lt $nt ]; do
+            from=$(rnd 3); to=$(rnd 3)
+            case $(rnd 5) in
+                0|1) ins="wr($( [ "$(rnd 2)" = 0 ] && echo x || echo y), $(rnd 2))" ;;
+                2|3) ins="rd($( [ "$(rnd 2)" = 0 ] && echo x || echo y), $(rnd 2))" ;;
+                *) ins=mf ;;
+            esac
+            echo "  s$from -> s$to : $ins;"
+            t=$((t + 1))
+        done
+        [ $p = 0 ] && echo "  final s2;"
+        echo "}"
+        p=$((p + 1))
+    done
+}
+props=0 differ=0
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+    gen > "$tmp/r$i.game"
+    for v in "after never" "never before" "never after" "always always" "before after"; do
+        set -- $v
+        "$WMX" game "$tmp/r$i.game" --a-update "$1" --b-update "$2" --k-max 4 > "$tmp/auto" 2>&1 ||
+            { bad "r$i $v: auto failed"; continue; }
+        line=$(grep 'bounded, --k auto:' "$tmp/auto")
+        prev=""
+        for kw in $(echo "${line#*auto:}" | tr -d ','); do
+            case "$kw" in k=*) k=${kw#k=}; continue ;; esac
+            got=$("$WMX" game "$tmp/r$i.game" --a-update "$1" --b-update "$2" --k "$k" --json |
+                  sed -n 's/.*"winner": "\([AB]\)".*/\1/p')
+            [ "$got" = "$kw" ] || bad "r$i $v: auto says k=$k $kw, --k $k says $got"
+            if [ -n "$prev" ] && [ "$prev" != "$kw" ]; then
+                differ=$((differ + 1))
+                grep -q "note: k=$((k - 1)) says $prev, k=$k says $kw" "$tmp/auto" ||
+                    bad "r$i $v: k=$((k - 1)) and k=$k differ but no note: $(cat "$tmp/auto")"
+            fi
+            prev=$kw
+            props=$((props + 1))
+        done
+    done
+done
+[ "$props" -gt 0 ] || bad "no generated bound checked"
+
+[ "$fail" = 0 ] && echo "game: $n header claims, $props generated bounds ($differ disagreeing pairs reported) and the CLI checks passed"
 exit $fail
