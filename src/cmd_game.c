@@ -292,6 +292,8 @@ int cmd_game(int argc, char **argv, cmd_ctx *ctx)
         if (game_build(&G, g, &o) == 0) {
             game_solve(&G);
             have = 1;
+        } else {
+            game_graph_free(&G);
         }
     } else if (!kauto) {
         bound = "fixed";
@@ -299,6 +301,8 @@ int cmd_game(int argc, char **argv, cmd_ctx *ctx)
             game_solve(&G);
             have = 1;
             ks[nks++] = (kres){ o.k, G.winB[0] ? GAME_B : GAME_A, G.nreach, G.nedges, G.build_s + G.solve_s };
+        } else {
+            game_graph_free(&G);
         }
     } else {
         bound = "limit";

@@ -81,6 +81,14 @@ rc=$?
 "$WMX" game "$root/examples/games/fence-flip.game" --a-update always --b-update always --max-positions 5 > "$tmp/t"
 [ $? = 3 ] && grep -q LIMIT "$tmp/t" || bad "limit: $(cat "$tmp/t")"
 
+# a limit after some bounds: the last answer, said to be cut short, exit 0
+(. "$root/bench/game-gen.sh"; ring 3) > "$tmp/ring3.game"    # a subshell: ring sets n, i, j
+"$WMX" game "$tmp/ring3.game" --a-update always --b-update always --max-positions 20000 > "$tmp/t"
+rc=$?
+[ "$rc" = 0 ] && grep -q 'k=1 A, k=2 A$' "$tmp/t" && grep -q 'LIMIT: stopped at k=2' "$tmp/t" ||
+    bad "auto cut by a limit: rc $rc, $(cat "$tmp/t")"
+"$WMX" game "$tmp/ring3.game" --a-update always --b-update always --max-positions 20000 --json |
+    grep -q '"exact": false, "k": 2, "bound": "limit"' || bad "auto cut by a limit: JSON"
 
 # properties on generated games: --k auto reports every bound it solved, each
 # bound's winner equals a separate --k run, and a note names both answers
