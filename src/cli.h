@@ -67,6 +67,7 @@ int cmd_check(int argc, char **argv, cmd_ctx *ctx);      /* src/cmd_check.c */
 int cmd_graph(int argc, char **argv, cmd_ctx *ctx);      /* src/cmd_graph.c */
 int cmd_robust(int argc, char **argv, cmd_ctx *ctx);     /* src/cmd_robust.c */
 int cmd_transform(int argc, char **argv, cmd_ctx *ctx);  /* src/cmd_transform.c */
+int cmd_game(int argc, char **argv, cmd_ctx *ctx);       /* src/cmd_game.c */
 
 extern const command wmx_commands[];
 extern const int wmx_ncommands;

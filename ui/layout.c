@@ -25,6 +25,7 @@ static const ui_pane_ops *const pane_ops[PANE_COUNT] = {
     [PANE_BUFFERS] = &pane_buffers_ops, [PANE_MEMORY] = &pane_memory_ops,
     [PANE_EVENTS] = &pane_events_ops, [PANE_OUTPUT] = &pane_output_ops,
     [PANE_EXECS] = &pane_execs_ops, [PANE_GRAPH] = &pane_graph_ops,
+    [PANE_GAME] = &pane_game_ops,
 };
 
 void ui_init(ui_state *ui, cmd_ctx *ctx)
@@ -47,6 +48,7 @@ void ui_free(ui_state *ui)
 {
     sess_free(&ui->sess);
     ui_graph_free(ui);
+    ui_game_free(ui);
     out_clear(&ui->out);
     scr_free(&ui->scr);
 }
@@ -207,6 +209,10 @@ static void draw_status(ui_state *ui, int y)
     }
     const ui_session *ss = &ui->sess;
     char buf[1024];
+    if (ui_game_status(ui, buf, sizeof buf)) {     /* play mode */
+        scr_put(s, 0, y, s->w, ST_STATUS, buf);
+        return;
+    }
     if (!ss->prog) {
         snprintf(buf, sizeof buf, " wmx | %s | no program: `load FILE`", model_name(ss->model));
         scr_put(s, 0, y, s->w, ST_STATUS, buf);
@@ -318,6 +324,13 @@ void ui_draw(ui_state *ui)
     const ui_session *ss = &ui->sess;
     if (ui->zoom) {
         place(ui, ui->focus, 0, 0, W, A);
+    } else if (ui->game) {
+        /* play mode: the Game pane over the output */
+        int gh = ui_game_height(ui, W - 2);
+        if (gh > A - 5)
+            gh = A - 5;
+        place(ui, PANE_GAME, 0, 0, W, gh);
+        place(ui, ui->bottom, 0, gh, W, A - gh);
     } else {
         int nt = ss->prog ? ss->prog->nthreads : 1, nc = ss->prog ? ss->prog->ncells : 1;
         int RW = W * 2 / 5;

@@ -311,7 +311,10 @@ int ui_load(ui_state *ui, const char *path, FILE *out, FILE *errf)
     bool trace = looks_like_trace(text);
     free(text);
     int rc;
-    if (trace) {
+    size_t pl = strlen(path);
+    if (pl > 5 && strcmp(path + pl - 5, ".game") == 0) {
+        rc = ui_game_load(ui, path, out, errf);     /* play mode */
+    } else if (trace) {
         rc = load_trace(ui, path, out, errf);
     } else {
         wmx_program *p = wmx_load_program(path, &err);
@@ -326,6 +329,9 @@ int ui_load(ui_state *ui, const char *path, FILE *out, FILE *errf)
             return EXIT_USAGE;
         }
         p = ui->sess.prog;
+        ui_game_free(ui);                           /* leaves play mode */
+        if (ui->focus == PANE_GAME)
+            ui->focus = PANE_SOURCE;
         fprintf(out, "loaded %s (%s): %d thread%s, %d variable%s, model %s\n", p->name ? p->name : "?",
                 path, p->nthreads, p->nthreads == 1 ? "" : "s", p->nvars, p->nvars == 1 ? "" : "s",
                 model_name(ui->sess.model));

@@ -275,6 +275,12 @@ static int move_to(cmd_ctx *ctx, ui_session *s, long pos)
 
 static int undo_redo(int argc, char **argv, cmd_ctx *ctx, int dir)
 {
+    if (UI(ctx)->game) {            /* play mode: one user move at a time */
+        long n = 1;
+        if (argc > 2 || (argc == 2 && parse_int(ctx, argv[0], argv[1], &n) < 0))
+            return EXIT_USAGE;
+        return ui_game_undo(UI(ctx), dir, n, ctx->out, ctx->err);
+    }
     ui_session *s = need_program(ctx);
     if (!s)
         return EXIT_USAGE;
@@ -1117,6 +1123,19 @@ const command wmx_repl_commands[] = {
       "Scrolls the focused pane; PgUp/PgDn do it by pages.", "", cmd_scroll, CMD_REPL, "PgUp PgDn" },
     { "clear", "", "clear the output pane", "Empties the output pane.", "", cmd_clear, CMD_REPL, "^L" },
     { "keys", "", "list the key bindings", "Lists every key binding.", "", cmd_keys, CMD_REPL, "F1" },
+    { "play", "A|B|none [A-UPDATE B-UPDATE [K]]", "play mode: play a game's side against the solver",
+      "With a .game loaded: restarts the play with you as A or B (none: you move\n"
+      "for both) under the update rules given (default never never; K bounds the\n"
+      "buffers of inexact variants, default 2).  The computer answers with its\n"
+      "winning strategy when it has one.", "", cmd_game_play, CMD_REPL, NULL },
+    { "move", "PROCESS N", "play mode: take PROCESS's transition N (as numbered on screen)",
+      "Takes the numbered transition of the process; `>` marks the enabled ones.", "", cmd_game_move, CMD_REPL, NULL },
+    { "update", "PROCESS", "play mode: flush the oldest message of PROCESS's buffer",
+      "Allowed before or after your instruction as the update rules say.", "", cmd_game_update, CMD_REPL, NULL },
+    { "end", "", "play mode: end your updates after the instruction (your turn ends)",
+      "Ends the update phase after an instruction.", "", cmd_game_end, CMD_REPL, NULL },
+    { "hint", "", "play mode: the solver's move for the player to move",
+      "Shows the winning strategy's move, or the best try when the mover loses.", "", cmd_game_hint, CMD_REPL, NULL },
     { "quit", "", "leave wmx", "Leaves the explorer (Ctrl-D on an empty line too).", "", cmd_quit, CMD_REPL, "^D" },
 };
 const int wmx_nrepl_commands = (int)(sizeof wmx_repl_commands / sizeof wmx_repl_commands[0]);

@@ -241,12 +241,13 @@ struct ui_pane {
 
 enum {
     PANE_SOURCE, PANE_REGS, PANE_BUFFERS, PANE_MEMORY, PANE_EVENTS,
-    PANE_OUTPUT, PANE_EXECS, PANE_GRAPH, PANE_COUNT
+    PANE_OUTPUT, PANE_EXECS, PANE_GRAPH, PANE_GAME, PANE_COUNT
 };
 
 extern const ui_pane_ops pane_source_ops, pane_regs_ops, pane_buffers_ops,
     pane_memory_ops, pane_events_ops, pane_output_ops, pane_execs_ops,
-    pane_graph_ops;                 /* graph.h */
+    pane_graph_ops,                 /* graph.h */
+    pane_game_ops;                  /* pane_game.c */
 struct ui_graph_pane;
 
 /* ---- the output pane's text ----------------------------------------- */
@@ -299,6 +300,7 @@ struct ui_state {
     bool message_error;
     ui_progress progress;
     struct ui_graph_pane *graph;    /* the graph pane's state (pane_graph.c), NULL until used */
+    struct ui_game *game;           /* play mode (pane_game.c): a loaded .game, else NULL */
     bool quit;
     bool interactive;       /* curses is running */
     cmd_ctx *ctx;           /* the batch context (cancel flag) */
@@ -353,6 +355,18 @@ void ui_print_keys(FILE *out);
 
 /* Completion (complete.c): candidates for the word at `start` in line. */
 char **ui_complete(ui_state *ui, const char *line, int start, int end, bool *files);
+
+/* Play mode for .game files (pane_game.c). */
+int ui_game_load(ui_state *ui, const char *path, FILE *out, FILE *err);
+void ui_game_free(ui_state *ui);
+int ui_game_undo(ui_state *ui, int dir, long n, FILE *out, FILE *err);
+int ui_game_status(ui_state *ui, char *buf, size_t n);
+int ui_game_height(ui_state *ui, int width);
+int cmd_game_play(int argc, char **argv, cmd_ctx *ctx);
+int cmd_game_move(int argc, char **argv, cmd_ctx *ctx);
+int cmd_game_update(int argc, char **argv, cmd_ctx *ctx);
+int cmd_game_end(int argc, char **argv, cmd_ctx *ctx);
+int cmd_game_hint(int argc, char **argv, cmd_ctx *ctx);
 
 /* The explorer hooks put into cmd_ctx (repl_commands.c). */
 void ui_explore_before(explore_opts *o, cmd_ctx *ctx);
