@@ -133,5 +133,11 @@ COLUMNS=120 LINES=40 "$WMX" --script "$tmp/s15.wmxs" examples/sb.wmx > /dev/null
 must graph-edges 'the 4 highlighted edges form the cycle' "$tmp/s15.screen"
 must graph-zoom 'zoom 3/3' "$tmp/s15.screen"
 
+# 15. two arrowheads never touch between side-by-side boxes
+printf 'step P0\nstep P1\nstep P0\nstep P1\nflush P0\nflush P1\ngraph exec\nsave-screen %s\n' "$tmp/ge.screen" > "$tmp/ge.wmxs"
+COLUMNS=80 LINES=24 LC_ALL=C.UTF-8 "$WMX" --script "$tmp/ge.wmxs" examples/sb.wmx > /dev/null 2>&1
+must graph-exec-drawn 'wM x=1' "$tmp/ge.screen"
+mustnot arrowheads-glued '◀▶' "$tmp/ge.screen"
+
 echo "newcomer: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -680,7 +680,7 @@ static Agraph_t *to_cgraph(const gx_graph *g, int zoom, bool for_cells, Agnode_t
     char buf[64];
     set(G, "rankdir", "TB");
     if (for_cells) {
-        snprintf(buf, sizeof buf, "%.3f", 2.0 * CW / 72.0 + 0.01);
+        snprintf(buf, sizeof buf, "%.3f", 4.0 * CW / 72.0 + 0.01);   /* room for arrowheads between boxes */
         set(G, "nodesep", buf);
         /* edge labels are placed on the drawn paths, not by dot (labels
          * on flat edges crash dot 2.42 in flat_edges) */
