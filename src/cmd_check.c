@@ -316,6 +316,7 @@ typedef struct cands {
     char **keys;
     long traces;
     wmx_machine *m;
+    wmx_exec *any;      /* the first complete trace, for a constructed candidate */
 } cands;
 
 static void exec_key(const wmx_exec *x, char **out)
@@ -352,6 +353,8 @@ static void on_trace(const explore_trace *tr, void *ud)
     const wmx_program *p = c->p;
     wmx_error err;
     wmx_machine *m = c->m;
+    if (!c->any)
+        c->any = exec_from_events(p, MODEL_PSO, tr->events, tr->len, &err);
     const wmx_val **regs = wmx_malloc((size_t)(p->nthreads + 1) * sizeof *regs);
     for (int t = 0; t < p->nthreads; t++)
         regs[t] = machine_regs(m, tr->final_state, t);
@@ -383,6 +386,65 @@ static void on_trace(const explore_trace *tr, void *ud)
         }
     }
     c->traces++;
+}
+
+/* Whether every thread is straight-line code whose events do not depend on
+ * the values read: loads, stores of constants, fences.  Then the outcome
+ * alone fixes the candidate execution. */
+static bool straight_line(const wmx_program *p)
+{
+    for (int t = 0; t < p->nthreads; t++)
+        for (int i = 0; i < p->threads[t].ninstrs; i++) {
+            const ir_instr *in = &p->threads[t].instrs[i];
+            if (in->addr.index >= 0 || in->addr.ptr >= 0)
+                return false;
+            switch (in->kind) {
+            case I_NOP: case I_FENCE: case I_HALT: case I_LOAD:
+                break;
+            case I_STORE:
+                if (in->e1 < 0 || p->exprs[in->e1].op != OP_CONST)
+                    return false;
+                break;
+            default:
+                return false;
+            }
+        }
+    return true;
+}
+
+/* Applies a conjunction of register equalities to x: each named register's
+ * (last) load takes the value and reads from a write that gives it.  False
+ * when the outcome is not of that form or no write gives a value. */
+static bool apply_outcome(const wmx_program *p, int cond, wmx_exec *x)
+{
+    const ir_cond *c = &p->conds[cond];
+    if (c->kind == C_TRUE)
+        return true;
+    if (c->kind == C_AND)
+        return apply_outcome(p, c->a, x) && apply_outcome(p, c->b, x);
+    if (c->kind != C_EQ || c->lhs.thread < 0 || c->value_is_addr)
+        return false;
+    int load = -1;
+    for (int i = 0; i < x->nev; i++) {
+        const xevent *e = &x->ev[i];
+        if (e->thread == c->lhs.thread && e->kind == X_READ && e->instr >= 0 &&
+            p->threads[e->thread].instrs[e->instr].dst == c->lhs.reg)
+            load = i;
+    }
+    if (load < 0)
+        return false;
+    xevent *r = &x->ev[load];
+    int src = -2;
+    if (x->cell_init[r->cell] == c->value)
+        src = -1;
+    for (int w = 0; w < x->nev && src == -2; w++)
+        if (xev_is_write(&x->ev[w]) && x->ev[w].cell == r->cell && x->ev[w].value == c->value)
+            src = w;
+    if (src == -2)
+        return false;
+    r->value = c->value;
+    r->rf = src;
+    return true;
 }
 
 static int check_outcome(cmd_ctx *ctx, const char *file, const char *outcome, bool have_model,
@@ -419,7 +481,7 @@ static int check_outcome(cmd_ctx *ctx, const char *file, const char *outcome, bo
         ir_program_free(p);
         return EXIT_USAGE;
     }
-    cands c = { p, root, wmx_calloc((size_t)p->ncells + 1, sizeof(bool)), 0, NULL, NULL, 0, NULL };
+    cands c = { p, root, wmx_calloc((size_t)p->ncells + 1, sizeof(bool)), 0, NULL, NULL, 0, NULL, NULL };
     cond_cells(p, root, c.obs_cells);
     /* the outcome's memory locations are observed, so that classes differ
      * by the write that gives their final value */
@@ -493,7 +555,36 @@ static int check_outcome(cmd_ctx *ctx, const char *file, const char *outcome, bo
         }
         verify_result_free(&vr);
     } else {
-        if (first_bad_i < 0) {
+        /* No trace under PSO reaches it.  For straight-line code the outcome
+         * itself names the candidate execution: check that one, so the
+         * answer can show the cycle that forbids it. */
+        wmx_exec *built = NULL;
+        if (first_bad_i < 0 && c.any && straight_line(p)) {
+            built = exec_copy(c.any);
+            if (apply_outcome(p, root, built)) {
+                verify_check(built, model, VERIFY_EXPLAIN, &first_bad);
+                if (first_bad.consistent) {     /* cannot be: PSO found none */
+                    verify_result_free(&first_bad);
+                    memset(&first_bad, 0, sizeof first_bad);
+                    exec_free(built);
+                    built = NULL;
+                }
+            } else {
+                exec_free(built);
+                built = NULL;
+            }
+        }
+        if (built) {
+            char *why = first_bad.text;
+            first_bad.text = wmx_asprintf("No execution of %s produces %s under any model wmx knows (SC, TSO, PSO): "
+                                          "even PSO, the weakest of them, never reaches it (%ld reads-from "
+                                          "classes explored).\nAll three are multi-copy atomic: every thread sees "
+                                          "the stores to memory in one order.  Models without that (Power, ARM) "
+                                          "may allow it; wmx does not model them.\nThe execution the outcome "
+                                          "describes, and why %s forbids it:\n%s",
+                                          p->name, text, c.traces, model_name(model), why ? why : "");
+            free(why);
+        } else if (first_bad_i < 0) {
             first_bad.model = model;
             first_bad.text = wmx_asprintf("No execution of %s produces %s under any model wmx knows (SC, TSO, PSO): "
                                           "even PSO, the weakest of them, never reaches it (%ld reads-from "
@@ -503,7 +594,7 @@ static int check_outcome(cmd_ctx *ctx, const char *file, const char *outcome, bo
                                           p->name, text, c.traces);
         }
         if (json) {
-            print_json(ctx->out, first_bad_i >= 0 ? c.x[first_bad_i] : NULL, model, &first_bad, text, c.n);
+            print_json(ctx->out, first_bad_i >= 0 ? c.x[first_bad_i] : built, model, &first_bad, text, c.n);
         } else {
             fprintf(ctx->out, "Outcome %s of %s under %s: not reachable.\n", text, p->name, model_name(model));
             if (first_bad_i >= 0)
@@ -516,6 +607,7 @@ static int check_outcome(cmd_ctx *ctx, const char *file, const char *outcome, bo
         if (save)
             fprintf(ctx->err, "wmx check: no witness to save\n");
         verify_result_free(&first_bad);
+        exec_free(built);
         rc = EXIT_FAIL;
     }
 out:
@@ -526,6 +618,7 @@ out:
     free(c.x);
     free(c.keys);
     free(c.obs_cells);
+    exec_free(c.any);
     machine_free(c.m);
     ir_program_free(p);
     return rc;

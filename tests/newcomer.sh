@@ -43,6 +43,8 @@ done
 "$WMX" check examples/iriw.wmx --model tso > "$tmp/iriw.out" 2>&1
 must iriw-models 'any model wmx knows (SC, TSO, PSO)' "$tmp/iriw.out"
 must iriw-power 'Power, ARM' "$tmp/iriw.out"
+must iriw-cycle 'P2.1 r y=0 (line 24: r1 = y)' "$tmp/iriw.out"
+must iriw-fr 'reads a value that is then overwritten by (fr)' "$tmp/iriw.out"
 
 # 5. a capped executions list says so, and repeats its summary last
 { echo "name many"; echo "var x = 0, y = 0;"
