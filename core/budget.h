@@ -11,16 +11,16 @@
 /* Limit bookkeeping for one run.  explore_should_stop() returns true (and
  * marks the result partial with a stop reason) when the run must stop.  It
  * is cheap enough to call in every inner loop: the cancel flag and the
- * trace count are plain reads; the clock is read once every `stride` polls,
- * with stride adapted so that reads are about 1 ms apart whatever a poll
- * costs; the resident set size is read about every 10 ms. */
+ * trace count are plain reads, then the kernel's coarse clock (a few ns);
+ * only when a millisecond has passed does it read the precise clock for the
+ * timeout (and the resident set size, about every 10 ms).  So the time
+ * between two checks never depends on how long a poll takes. */
 typedef struct explore_clock {
     double start;                /* the command's start (opts->started) or the run's */
+    double next_check;           /* coarse time of the next real check */
     double next_progress;
-    double last;                 /* last clock read */
     double next_mem;             /* next RSS read */
     long polls;
-    long countdown, stride;
 } explore_clock;
 
 double explore_now(void);
