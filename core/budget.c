@@ -1,7 +1,28 @@
-/* budget.c - limits polled by explorers: cancel flag, trace count, time. */
+/* budget.c - limits polled by explorers: cancel flag, trace count, time,
+ * memory. */
 #include "budget.h"
 
+#include <ctype.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+/* The coarse clock (the kernel's tick, a few ms) costs a few ns against
+ * tens for the precise one: cheap enough to read on every poll, so the time
+ * between two real checks does not depend on how long a poll takes. */
+static double coarse_now(void)
+{
+#ifdef CLOCK_MONOTONIC_COARSE
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC_COARSE, &ts) == 0)
+        return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+#endif
+    return explore_now();
+}
 
 double explore_now(void)
 {
@@ -10,10 +31,14 @@ double explore_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-void explore_clock_start(explore_clock *c)
+void explore_clock_start(explore_clock *c, const explore_opts *o)
 {
-    c->start = explore_now();
-    c->next_progress = c->start + 0.1;
+    double now = explore_now();
+    /* the timeout covers the whole command when the caller says when it began */
+    c->start = o && o->started > 0 && o->started <= now ? o->started : now;
+    c->next_check = coarse_now();
+    c->next_progress = now + 0.1;
+    c->next_mem = now;
     c->polls = 0;
 }
 
@@ -21,24 +46,40 @@ bool explore_should_stop(explore_clock *c, const explore_opts *o, explore_result
 {
     if (!res->complete)
         return true;
-    if (o->cancel && *o->cancel) {
-        res->complete = false;
-        res->stop_reason = "interrupted";
+    if ((o->cancel && *o->cancel) || (o->cancel2 && *o->cancel2)) {
+        explore_stop(res, "interrupted", "interrupted (Ctrl-C)");
         return true;
     }
     if (o->max_traces > 0 && res->traces + res->blocked >= o->max_traces) {
-        res->complete = false;
-        res->stop_reason = "max-traces";
+        explore_stop(res, "max-traces", "--max-traces %ld reached", o->max_traces);
         return true;
     }
-    /* reading the clock is the expensive part: do it every 256 polls */
-    if ((++c->polls & 255) != 0)
+    c->polls++;
+    if (coarse_now() < c->next_check)
         return false;
-    double now = explore_now();
-    if (o->timeout_s > 0 && now - c->start >= o->timeout_s) {
-        res->complete = false;
-        res->stop_reason = "timeout";
+    return explore_check_limits(c, o, res, depth);
+}
+
+bool explore_check_limits(explore_clock *c, const explore_opts *o, explore_result *res, int depth)
+{
+    if (!res->complete)
         return true;
+    double now = explore_now();
+    c->next_check = coarse_now() + 0.001;
+    if (o->timeout_s > 0 && now - c->start >= o->timeout_s) {
+        explore_stop(res, "timeout", "timeout after %g s", o->timeout_s);
+        return true;
+    }
+    if (o->max_memory > 0 && now >= c->next_mem) {
+        c->next_mem = now + 0.01;
+        size_t rss = explore_rss();
+        if (rss > o->max_memory) {
+            char a[32], b[32];
+            explore_stop(res, "memory limit", "memory limit %s reached (resident %s)",
+                         explore_format_size(o->max_memory, a, sizeof a),
+                         explore_format_size(rss, b, sizeof b));
+            return true;
+        }
     }
     if (o->progress && now >= c->next_progress) {
         explore_progress pr = { res->traces, res->blocked, res->events, depth, now - c->start };
@@ -46,4 +87,81 @@ bool explore_should_stop(explore_clock *c, const explore_opts *o, explore_result
         c->next_progress = now + 0.1;
     }
     return false;
+}
+
+bool explore_reserve(explore_clock *c, const explore_opts *o, explore_result *res, size_t bytes)
+{
+    (void)c;
+    if (o->max_memory == 0 || bytes < ((size_t)1 << 24))
+        return false;           /* small blocks: the periodic RSS check is enough */
+    size_t rss = explore_rss();
+    if (rss + bytes <= o->max_memory && bytes <= o->max_memory)
+        return false;
+    char a[32], b2[32], c2[32];
+    explore_stop(res, "memory limit", "memory limit %s reached (resident %s, %s more needed)",
+                 explore_format_size(o->max_memory, a, sizeof a),
+                 explore_format_size(rss, b2, sizeof b2),
+                 explore_format_size(bytes, c2, sizeof c2));
+    return true;
+}
+
+size_t explore_rss(void)
+{
+    /* /proc/self/statm: size resident ... in pages; one read() is cheap */
+    int fd = open("/proc/self/statm", O_RDONLY);
+    if (fd < 0)
+        return 0;
+    char buf[128];
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    unsigned long long size, resident;
+    if (sscanf(buf, "%llu %llu", &size, &resident) != 2)
+        return 0;
+    long page = sysconf(_SC_PAGESIZE);
+    return (size_t)resident * (size_t)(page > 0 ? page : 4096);
+}
+
+int explore_parse_size(const char *s, size_t *out)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || v < 0)
+        return -1;
+    double mult = 1;
+    switch (toupper((unsigned char)*end)) {
+    case '\0': break;
+    case 'K': mult = 1024.0; end++; break;
+    case 'M': mult = 1024.0 * 1024; end++; break;
+    case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
+    case 'T': mult = 1024.0 * 1024 * 1024 * 1024; end++; break;
+    default: return -1;
+    }
+    /* accept "512MB", "512MiB", "2GB" too */
+    if (mult > 1 && (*end == 'i' || *end == 'I'))
+        end++;
+    if (mult > 1 && (*end == 'b' || *end == 'B'))
+        end++;
+    if (*end != '\0')
+        return -1;
+    double bytes = v * mult;
+    if (bytes >= 1.8e19)
+        return -1;
+    *out = (size_t)bytes;
+    return 0;
+}
+
+const char *explore_format_size(size_t n, char *buf, size_t len)
+{
+    if (n >= (size_t)1 << 30)
+        snprintf(buf, len, "%.1f GiB", (double)n / (double)((size_t)1 << 30));
+    else if (n >= (size_t)1 << 20)
+        snprintf(buf, len, "%.0f MiB", (double)n / (double)((size_t)1 << 20));
+    else
+        snprintf(buf, len, "%zu bytes", n);
+    return buf;
 }

@@ -19,6 +19,10 @@
 #include <stdint.h>
 #include <stdbool.h>
 
+/* Threads per program: an event id keeps the thread in 8 bits
+ * (machine.h's EID_MAKE), and the readers enforce the same bound. */
+#define WMX_MAX_THREADS 255
+
 typedef int64_t wmx_val;
 
 /* A position in a source file (1-based; 0 = unknown). */

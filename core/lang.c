@@ -34,7 +34,7 @@
 #define MAX_VARS      1024
 #define MAX_ARRAY     4096     /* cells in one array */
 #define MAX_CELLS     65536    /* cells in total */
-#define MAX_THREADS   256
+#define MAX_THREADS   WMX_MAX_THREADS  /* the machine's limit (machine.h) */
 #define MAX_REGS      1024     /* registers per thread, hidden ones included */
 #define MAX_INSTRS    65536    /* instructions per thread */
 #define MAX_BOUND     1000000  /* loop bound */
@@ -104,6 +104,8 @@ typedef struct parser {
     const char *file;
     wmx_error *err;
     jmp_buf fail;
+    const wmx_stop *stop;   /* polled every 4096 tokens; NULL = never */
+    unsigned polls;
 
     /* lexer */
     size_t pos;
@@ -242,6 +244,11 @@ static void lex_number(parser *ps, token *tk)
 /* Lexes the next token into ps->cur. */
 static void advance(parser *ps)
 {
+    if ((++ps->polls & 4095) == 0 && ps->stop && ps->stop->fn(ps->stop->ud)) {
+        wmx_error_set(ps->err, ps->file, 0, 0, "stopped while reading the file");
+        ps->err->limit = true;
+        longjmp(ps->fail, 1);
+    }
     ps->prev_end = ps->cur.end;
     ps->prev_line = ps->cur.end_line;
     ps->prev_col = ps->cur.end_col;
@@ -1682,8 +1689,15 @@ static char *base_name(const char *file)
 
 wmx_program *lang_parse(const char *text, size_t len, const char *file, wmx_error *err)
 {
+    return lang_parse_stop(text, len, file, err, NULL);
+}
+
+wmx_program *lang_parse_stop(const char *text, size_t len, const char *file, wmx_error *err,
+                             const wmx_stop *stop)
+{
     wmx_error dummy;
     parser *ps = wmx_calloc(1, sizeof *ps);
+    ps->stop = stop;
     ps->src = text ? text : "";
     ps->len = text ? len : 0;
     ps->file = file ? file : "";

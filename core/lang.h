@@ -10,5 +10,8 @@
  * junk).  Returns a new program owned by the caller, or NULL with *err set
  * to the first problem (file:line:col). */
 wmx_program *lang_parse(const char *text, size_t len, const char *file, wmx_error *err);
+/* The same, polling stop (may be NULL) while it reads. */
+wmx_program *lang_parse_stop(const char *text, size_t len, const char *file, wmx_error *err,
+                             const wmx_stop *stop);
 
 #endif

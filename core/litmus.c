@@ -28,7 +28,7 @@
 #include <string.h>
 
 #define MAX_DEPTH    200      /* condition nesting */
-#define MAX_THREADS  256
+#define MAX_THREADS  WMX_MAX_THREADS  /* the machine's limit (machine.h) */
 #define MAX_ARRAY    4096     /* cells in one declared array (fits ir.c's
                                  * per-variable address stride) */
 #define MAX_CELLS    65536    /* cells in all */
@@ -107,6 +107,8 @@ typedef struct { wmx_val v; span sym; int off; } initval;
 typedef struct ctx {
     jmp_buf jb;
     wmx_error *err;
+    const wmx_stop *stop;   /* polled every 4096 tokens; NULL = never */
+    unsigned polls;
     const char *file;
     const char *src;
     size_t srclen;
@@ -219,6 +221,12 @@ static int is_ident_char(int ch) { return isalnum(ch) || ch == '_' || ch == '.';
 static void lex_next(lexer *lx)
 {
     ctx *c = lx->c;
+    if ((++c->polls & 4095) == 0 && c->stop && c->stop->fn(c->stop->ud)) {
+        wmx_error_set(c->err, c->file, 0, 0, "stopped while reading the file");
+        if (c->err)
+            c->err->limit = true;
+        longjmp(c->jb, 1);
+    }
     const char *b = c->buf;
     if (lx->tok.k != T_EOF || lx->tok.len)
         c->last_end = lx->tok.off + lx->tok.len;
@@ -1699,25 +1707,48 @@ static void parse_lhs(ctx *c, lexer *lx, cond_lhs *l)
     l->cell = c->p->vars[v].base + idx;
 }
 
-static int parse_prop(ctx *c, lexer *lx);
+static int parse_binary(ctx *c, lexer *lx, int level, int *depth);
 
-static int parse_atom(ctx *c, lexer *lx)
+/* Nesting costs one level per '(' or '~' (and per right-nested '=>'), the
+ * same rule as .wmx: c->depth bounds the recursion while parsing, and the
+ * tree depth *depth (what evaluation recurses over, long chains of /\
+ * included) is bounded by the same MAX_DEPTH. */
+static void nest_in(ctx *c, lexer *lx)
+{
+    if (++c->depth > MAX_DEPTH)
+        fail(c, lx->tok.off, "condition nested too deeply (at most %d levels)", MAX_DEPTH);
+}
+
+static void tree_depth(ctx *c, int off, int depth)
+{
+    if (depth > MAX_DEPTH)
+        fail(c, off, "condition too deep (at most %d levels of operators and parentheses)",
+             MAX_DEPTH);
+}
+
+static int parse_atom(ctx *c, lexer *lx, int *depth)
 {
     ir_cond k;
     memset(&k, 0, sizeof k);
-    if (++c->depth > MAX_DEPTH)
-        fail(c, lx->tok.off, "condition nested too deeply");
+    int off = lx->tok.off;
     int r;
+    *depth = 1;
     if (is_p(lx, '~')) {
+        nest_in(c, lx);
         lex_next(lx);
         k.kind = C_NOT;
-        k.a = parse_atom(c, lx);
+        k.a = parse_atom(c, lx, depth);
         k.b = -1;
         r = ir_add_cond(c->p, &k);
+        ++*depth;
+        c->depth--;
     } else if (is_p(lx, '(')) {
+        nest_in(c, lx);
         lex_next(lx);
-        r = parse_prop(c, lx);
+        r = parse_binary(c, lx, 0, depth);
         expect(lx, ')', "')'");
+        ++*depth;
+        c->depth--;
     } else if ((is_id(lx, "true") || is_id(lx, "false")) &&
                !(lex_peek(lx).k == T_PUNCT && lex_peek(lx).ch == '=')) {
         k.kind = is_id(lx, "true") ? C_TRUE : C_FALSE;
@@ -1740,37 +1771,49 @@ static int parse_atom(ctx *c, lexer *lx)
         }
         r = ir_add_cond(c->p, &k);
     }
-    c->depth--;
+    tree_depth(c, off, *depth);
     return r;
 }
 
-static int parse_binary(ctx *c, lexer *lx, int level)
+static int parse_binary(ctx *c, lexer *lx, int level, int *depth)
 {
     /* level 0: => (right assoc), 1: \/, 2: /\ */
     if (level == 3)
-        return parse_atom(c, lx);
-    if (++c->depth > MAX_DEPTH)
-        fail(c, lx->tok.off, "condition nested too deeply");
-    int a = parse_binary(c, lx, level + 1);
+        return parse_atom(c, lx, depth);
+    int off = lx->tok.off;
+    int a = parse_binary(c, lx, level + 1, depth);
     static const int ops[3] = { P_IMP, P_OR, P_AND };
     static const cond_kind kinds[3] = { C_IMPLIES, C_OR, C_AND };
     while (is_p(lx, ops[level])) {
         lex_next(lx);
-        int b = level == 0 ? parse_binary(c, lx, 0) : parse_binary(c, lx, level + 1);
+        int db;
+        int b;
+        if (level == 0) {
+            nest_in(c, lx);
+            b = parse_binary(c, lx, 0, &db);
+            c->depth--;
+        } else {
+            b = parse_binary(c, lx, level + 1, &db);
+        }
         ir_cond k;
         memset(&k, 0, sizeof k);
         k.kind = kinds[level];
         k.a = a;
         k.b = b;
         a = ir_add_cond(c->p, &k);
+        *depth = (db > *depth ? db : *depth) + 1;
+        tree_depth(c, off, *depth);
         if (level == 0)
             break;
     }
-    c->depth--;
     return a;
 }
 
-static int parse_prop(ctx *c, lexer *lx) { return parse_binary(c, lx, 0); }
+static int parse_prop(ctx *c, lexer *lx)
+{
+    int depth;
+    return parse_binary(c, lx, 0, &depth);
+}
 
 static void parse_locations(ctx *c, lexer *lx)
 {
@@ -2090,8 +2133,15 @@ static int run_parse(ctx *c, const char *text, size_t len)
 
 wmx_program *litmus_parse(const char *text, size_t len, const char *file, wmx_error *err)
 {
+    return litmus_parse_stop(text, len, file, err, NULL);
+}
+
+wmx_program *litmus_parse_stop(const char *text, size_t len, const char *file, wmx_error *err,
+                               const wmx_stop *stop)
+{
     ctx *c = wmx_calloc(1, sizeof *c);
     c->err = err;
+    c->stop = stop;
     c->file = file ? file : "";
     wmx_program *p = NULL;
     if (run_parse(c, text ? text : "", text ? len : 0) == 0) {

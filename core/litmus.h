@@ -10,6 +10,9 @@
  * junk).  `file` is used in messages.  Returns a new program owned by the
  * caller, or NULL with *err set to the first problem (with line and column). */
 wmx_program *litmus_parse(const char *text, size_t len, const char *file, wmx_error *err);
+/* The same, polling stop (may be NULL) while it reads. */
+wmx_program *litmus_parse_stop(const char *text, size_t len, const char *file, wmx_error *err,
+                               const wmx_stop *stop);
 
 /* True when the text looks like a litmus test (starts with X86/X86_64 ...). */
 int litmus_detect(const char *text, size_t len);

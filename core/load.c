@@ -7,13 +7,24 @@
 
 wmx_program *wmx_load_program(const char *path, wmx_error *err)
 {
+    return wmx_load_program_stop(path, err, NULL);
+}
+
+wmx_program *wmx_load_program_stop(const char *path, wmx_error *err, const wmx_stop *stop)
+{
     size_t len = 0;
     char *text = wmx_read_file(path, &len, err);
     if (!text)
         return NULL;
+    if (stop && stop->fn(stop->ud)) {
+        free(text);
+        wmx_error_set(err, path, 0, 0, "stopped while reading the file");
+        err->limit = true;
+        return NULL;
+    }
     wmx_program *p = litmus_detect(text, len)
-        ? litmus_parse(text, len, path, err)
-        : lang_parse(text, len, path, err);
+        ? litmus_parse_stop(text, len, path, err, stop)
+        : lang_parse_stop(text, len, path, err, stop);
     free(text);
     return p;
 }

@@ -8,5 +8,7 @@
 /* Reads and parses `path`: herd litmus when the text starts with an arch
  * name (X86, X86_64), the native language otherwise.  NULL + err on failure. */
 wmx_program *wmx_load_program(const char *path, wmx_error *err);
+/* The same, polling stop (may be NULL): err->limit tells a stop from bad input. */
+wmx_program *wmx_load_program_stop(const char *path, wmx_error *err, const wmx_stop *stop);
 
 #endif

@@ -3,7 +3,8 @@
  * A state is one flat block laid out by machine_new():
  *   regs   [sum of nregs]            wmx_val
  *   mem    [ncells]                  wmx_val
- *   bufs   [nthreads * bufcap]       buf_entry, oldest first per thread
+ *   bufs   [nthreads * 2 * bufcap]   buf_entry, oldest first per thread from
+ *                                    its bhead (flushing the oldest is O(1))
  *   tstate [nthreads]                struct tstate
  *   writer [ncells]                  wmx_eid  (last memory-write per cell)
  * so copying a state is one memcpy and states can live on explorer stacks.
@@ -17,7 +18,12 @@
 /* Local instructions run per visible step; beyond this we assume a loop
  * without a bound and stop the thread with an error rather than hang. */
 #define MAX_LOCAL_STEPS 100000
-#define MAX_BUFCAP 4096
+/* Store buffers are sized from the program (its stores, loop bounds
+ * unrolled); these caps only keep one state (a memcpy on every explorer
+ * step) from growing without bound.  Reaching one is a limit of wmx,
+ * reported as such (machine_buffer_full), not a fault of the program. */
+#define MAX_BUFCAP (1 << 20)
+#define MAX_BUF_BYTES ((size_t)64 << 20)   /* all threads' buffers in one state */
 
 struct tstate {
     int32_t pc;
@@ -25,7 +31,8 @@ struct tstate {
     int32_t nbuf;
     int32_t nevents;
     int32_t err_instr;
-    int32_t pad;
+    int32_t buffull;     /* stopped because the store buffer cap was reached */
+    int32_t bhead;       /* first live buffer slot: the oldest entry */
 };
 
 struct wmx_machine {
@@ -76,13 +83,20 @@ static wmx_val *mem_of(const wmx_machine *m, void *s)
 {
     return (wmx_val *)((char *)s + m->off_mem);
 }
-static buf_entry *buf_of(const wmx_machine *m, void *s, int t)
-{
-    return (buf_entry *)((char *)s + m->off_bufs) + (size_t)t * (size_t)m->bufcap;
-}
 static struct tstate *ts_of(const wmx_machine *m, void *s, int t)
 {
     return (struct tstate *)((char *)s + m->off_ts) + t;
+}
+/* A thread's buffer region has 2 * bufcap slots; the live entries are
+ * contiguous from bhead.  Pushing when the region's end is reached moves
+ * them back to the start: at most once per bufcap flushes. */
+static buf_entry *buf_base(const wmx_machine *m, void *s, int t)
+{
+    return (buf_entry *)((char *)s + m->off_bufs) + (size_t)t * 2 * (size_t)m->bufcap;
+}
+static buf_entry *buf_of(const wmx_machine *m, void *s, int t)
+{
+    return buf_base(m, s, t) + ts_of(m, s, t)->bhead;
 }
 static wmx_eid *writer_of(const wmx_machine *m, void *s)
 {
@@ -106,7 +120,7 @@ static int thread_bufcap(const ir_thread *th)
             stores++;
     long cap = stores;
     for (int l = 0; l < th->nloops && cap <= MAX_BUFCAP; l++)
-        cap *= (long)th->loops[l].bound + 1;
+        cap *= (long)(th->loops[l].bound > 0 ? th->loops[l].bound : 1) + 1;
     if (cap > MAX_BUFCAP)
         cap = MAX_BUFCAP;
     return cap < 1 ? 1 : (int)cap;
@@ -137,11 +151,14 @@ wmx_machine *machine_new(const wmx_program *prog, wmx_model model, wmx_error *er
     }
     if (model == MODEL_SC)
         m->bufcap = 0;
+    else if (m->nthreads > 0 &&
+             2 * (size_t)m->bufcap * (size_t)m->nthreads * sizeof(buf_entry) > MAX_BUF_BYTES)
+        m->bufcap = (int)(MAX_BUF_BYTES / (2 * (size_t)m->nthreads * sizeof(buf_entry)));
     size_t off = align8((size_t)m->nregs_total * sizeof(wmx_val));
     m->off_mem = off;
     off += align8((size_t)m->ncells * sizeof(wmx_val));
     m->off_bufs = off;
-    off += align8((size_t)m->nthreads * (size_t)m->bufcap * sizeof(buf_entry));
+    off += align8((size_t)m->nthreads * 2 * (size_t)m->bufcap * sizeof(buf_entry));
     m->off_ts = off;
     off += align8((size_t)m->nthreads * sizeof(struct tstate));
     m->off_writer = off;
@@ -371,10 +388,12 @@ static void do_flush(const wmx_machine *m, void *s, const wmx_transition *tr, wm
         while (i < ts->nbuf && b[i].cell != tr->cell)
             i++;
     buf_entry e = b[i];
-    memmove(&b[i], &b[i + 1], (size_t)(ts->nbuf - i - 1) * sizeof *b);
-    ts->nbuf--;
+    /* close the gap from the old side (under TSO i == 0: nothing moves) */
+    memmove(&b[1], &b[0], (size_t)i * sizeof *b);
     /* keep unused slots zero so equal states have equal bytes */
-    memset(&b[ts->nbuf], 0, sizeof *b);
+    memset(&b[0], 0, sizeof *b);
+    ts->nbuf--;
+    ts->bhead = ts->nbuf ? ts->bhead + 1 : 0;
     mem_of(m, s)[e.cell] = e.value;
     writer_of(m, s)[e.cell] = e.id;
     if (ev)
@@ -416,12 +435,19 @@ static void do_step(const wmx_machine *m, void *s, int t, wmx_event *evout)
              * stores than that means a loop without a recorded bound:
              * stop the thread visibly instead of changing the semantics */
             stop_thread(ts, TS_ERROR, ts->pc);
+            ts->buffull = 1;
             ev.kind = EV_WRITE_BUF;
             if (evout)
                 *evout = ev;
             return;
         } else {
             ev.kind = EV_WRITE_BUF;
+            if (ts->bhead + ts->nbuf == 2 * m->bufcap) {
+                buf_entry *base = buf_base(m, s, t);
+                memmove(base, base + ts->bhead, (size_t)ts->nbuf * sizeof *base);
+                memset(base + ts->nbuf, 0, (size_t)ts->bhead * sizeof *base);
+                ts->bhead = 0;
+            }
             buf_entry *b = buf_of(m, s, t);
             b[ts->nbuf++] = (buf_entry){ cell, v, ev.id };
         }
@@ -586,6 +612,12 @@ int machine_error_instr(const wmx_machine *m, const void *state, int t)
     struct tstate *ts = ts_of(m, CS(state), t);
     return ts->status == TS_ERROR ? ts->err_instr : -1;
 }
+bool machine_buffer_full(const wmx_machine *m, const void *state, int t)
+{
+    struct tstate *ts = ts_of(m, CS(state), t);
+    return ts->status == TS_ERROR && ts->buffull;
+}
+int machine_buffer_cap(const wmx_machine *m) { return m->bufcap; }
 int machine_thread_events(const wmx_machine *m, const void *state, int t) { return ts_of(m, CS(state), t)->nevents; }
 
 int machine_buffer(const wmx_machine *m, const void *state, int t, const buf_entry **entries)

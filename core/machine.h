@@ -28,7 +28,6 @@ typedef int32_t wmx_eid;
 #define EID_MAKE(thread, index) ((wmx_eid)(((index) << 8) | (thread)))
 #define EID_THREAD(e) ((int)((e) & 0xff))
 #define EID_INDEX(e)  ((int)((e) >> 8))
-#define WMX_MAX_THREADS 255
 
 typedef enum event_kind {
     EV_READ,        /* r: load (value from buffer or memory) */
@@ -128,6 +127,10 @@ int machine_pc(const wmx_machine *m, const void *state, int thread);
 thread_status machine_status(const wmx_machine *m, const void *state, int thread);
 /* The instruction where a failed assertion/fault stopped the thread, or -1. */
 int machine_error_instr(const wmx_machine *m, const void *state, int thread);
+/* Whether the thread's error is wmx's store-buffer cap (a limit, not a
+ * fault of the program), and the cap (entries per thread). */
+bool machine_buffer_full(const wmx_machine *m, const void *state, int thread);
+int machine_buffer_cap(const wmx_machine *m);
 /* Buffer entries of a thread, oldest first (TSO/PSO; empty under SC).
  * Under PSO the per-variable FIFOs are the sub-sequences by cell. */
 int machine_buffer(const wmx_machine *m, const void *state, int thread, const buf_entry **entries);

@@ -48,7 +48,7 @@ int explore_naive(const wmx_program *prog, const explore_opts *opts,
     dfs d = { .m = m, .ssize = machine_state_size(m), .maxen = machine_max_enabled(m) };
     dfs_grow(&d);
     explore_clock clk;
-    explore_clock_start(&clk);
+    explore_clock_start(&clk, opts);
 
     machine_init(m, STATE(&d, 0));
     int depth = 0;
@@ -73,8 +73,12 @@ int explore_naive(const wmx_program *prog, const explore_opts *opts,
         }
         if (explore_should_stop(&clk, opts, res, depth))
             break;
-        if (depth + 1 >= d.cap)
+        if (depth + 1 >= d.cap) {
+            /* the stack of states doubles: refuse it past the memory budget */
+            if (explore_reserve(&clk, opts, res, (size_t)d.cap * d.ssize))
+                break;
             dfs_grow(&d);
+        }
         f = &d.frames[depth];
         wmx_transition tr = d.enabled[(size_t)depth * (size_t)d.maxen + (size_t)f->next++];
         memcpy(STATE(&d, depth + 1), STATE(&d, depth), d.ssize);

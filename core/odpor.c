@@ -858,7 +858,7 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
     s->scratch = wmx_malloc(s->ssize);
     grow(s);
     explore_clock clk;
-    explore_clock_start(&clk);
+    explore_clock_start(&clk, opts);
 
     machine_init(m, STATE(s, 0));
     memset(SLEEP(s, 0), 0, (size_t)s->nthreads * sizeof *s->sleep);
@@ -899,8 +899,12 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
         if (mode == DESCEND) {
             if (explore_should_stop(&clk, opts, res, d))
                 break;
-            if (d + 1 >= s->cap)
+            if (d + 1 >= s->cap) {
+                /* the stack of states doubles: refuse it past the memory budget */
+                if (explore_reserve(&clk, opts, res, (size_t)s->cap * s->ssize))
+                    break;
                 grow(s);
+            }
             int c = s->nodes[s->root[d]].child;
             int t = s->nodes[c].thread;
             wmx_transition tr = { TR_STEP, t, -1 };

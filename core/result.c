@@ -2,6 +2,8 @@
  * result (counts, distinct final states, assertion violations). */
 #include "result.h"
 
+#include <stdarg.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,11 +31,38 @@ int algo_parse(const char *s, explore_algo *a)
     return 0;
 }
 
+void explore_stop(explore_result *res, const char *reason, const char *fmt, ...)
+{
+    if (!res->complete && res->stop_reason)
+        return;
+    res->complete = false;
+    res->stop_reason = reason;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(res->stop_text, sizeof res->stop_text, fmt, ap);
+    va_end(ap);
+}
+
+size_t explore_default_max_memory(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return 0;
+    char line[256];
+    unsigned long long kb = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+            break;
+    fclose(f);
+    return (size_t)(kb * 1024ULL / 2);
+}
+
 void explore_opts_init(explore_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->model = MODEL_TSO;
     o->algo = ALGO_RFSMC;
+    o->max_memory = explore_default_max_memory();
 }
 
 /* ---- the observed locations ---- */
@@ -163,11 +192,24 @@ static void index_rebuild(explore_result *res)
 static void record_error(explore_result *res, const wmx_machine *m, const explore_trace *tr)
 {
     const wmx_program *p = res->prog;
-    res->error_traces++;
+    bool fault = false;
     for (int t = 0; t < p->nthreads; t++) {
         int instr = machine_error_instr(m, tr->final_state, t);
         if (instr < 0)
             continue;
+        if (machine_buffer_full(m, tr->final_state, t)) {
+            /* wmx's cap, not the program's fault: a limit, reported once */
+            const ir_instr *in = &p->threads[t].instrs[instr];
+            explore_stop(res, "buffer limit",
+                         "store buffer limit of %d entries reached by %s at %s:%d:%d",
+                         machine_buffer_cap(m), p->threads[t].name, p->file,
+                         in->loc.line, in->loc.col);
+            continue;
+        }
+        if (!fault) {
+            fault = true;
+            res->error_traces++;
+        }
         /* one report per failing instruction is enough */
         bool seen = false;
         for (int e = 0; e < res->nerrors; e++)
@@ -182,7 +224,6 @@ static void record_error(explore_result *res, const wmx_machine *m, const explor
         explore_error *er = &res->errors[res->nerrors++];
         const ir_instr *in = &p->threads[t].instrs[instr];
         const char *what = in->kind == I_ASSERT ? "assertion failed"
-                         : in->kind == I_STORE ? "store buffer full (a loop without a bound?)"
                          : ir_is_visible(in) ? "memory access out of bounds"
                          : "too many local steps (loop without bound?)";
         er->thread = t;

@@ -47,7 +47,11 @@ typedef struct explore_opts {
     explore_algo algo;
     long max_traces;             /* 0 = no limit */
     double timeout_s;            /* 0 = no limit */
+    size_t max_memory;           /* resident bytes, 0 = no limit (init: half of RAM) */
+    double started;              /* explore_now() when the command began: --timeout
+                                    counts from there (0 = from the run's start) */
     volatile sig_atomic_t *cancel; /* stop when *cancel becomes non-zero */
+    volatile sig_atomic_t *cancel2; /* a second one (a caller's Ctrl-C under a local flag) */
     bool ifaa;                   /* odpor: independent fetch-and-adds */
     /* called about every 1/10 s with the current counts (may be NULL) */
     void (*progress)(const explore_progress *pr, void *ud);
@@ -57,6 +61,8 @@ typedef struct explore_opts {
 } explore_opts;
 
 void explore_opts_init(explore_opts *o);
+/* The default memory budget: half of the physical memory (0 when unknown). */
+size_t explore_default_max_memory(void);
 
 /* A distinct final state: the values of the observed locations (see
  * explore_result.observed), how many traces ended in it, and whether the
@@ -92,12 +98,19 @@ typedef struct explore_result {
     explore_error *errors;
     long error_traces;           /* traces that hit an assertion violation */
     bool complete;               /* false when a limit stopped the run */
-    const char *stop_reason;     /* "max-traces", "timeout", "interrupted" */
+    const char *stop_reason;     /* "max-traces", "timeout", "interrupted",
+                                    "memory limit", "buffer limit" */
+    char stop_text[128];         /* the same in words: "timeout after 5 s" */
     double time_s;
     /* internal: hash index over states */
     int *state_index;
     int state_index_cap;
 } explore_result;
+
+/* Marks res partial with stop reason `reason` (a short token, as in JSON)
+ * and a sentence for reports; keeps the first reason. */
+void explore_stop(explore_result *res, const char *reason, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Prepares `res` for a run of `prog`. */
 void explore_result_init(explore_result *res, const wmx_program *prog,

@@ -82,6 +82,12 @@ typedef struct decision {
     unsigned char *frozen; /* threads frozen in this decision's classes */
     alt *alts;
     int nalts, cap, next;  /* alts[0..next) explored (or the branch taken) */
+    int *aset;             /* hash set over alts (index + 1, 0 = empty), or NULL */
+    int asetcap;           /* a power of two, > 2 * nalts */
+    int **blocks;          /* key data of queued alts: a few blocks that never
+                              move (alts point into them), not a malloc per key */
+    int nblocks;
+    size_t bused, bcap;    /* in the last block */
 } decision;
 
 typedef struct rs {
@@ -111,6 +117,7 @@ typedef struct rs {
     int *obs;              /* observed cells */
     explore_clock clk;
     bool stop;
+    bool sat_skipped;      /* the last saturate() was skipped (too many events) */
     /* scratch */
     wmx_transition *wit;
     int wlen;
@@ -230,12 +237,15 @@ static wmx_exec *graph_exec(rs *r, const graph *g)
     return x;
 }
 
+static bool rs_poll(rs *r);
+static bool rs_stop_cb(void *ud) { return rs_poll(ud); }
+
 static bool exec_consistent(rs *r, const wmx_exec *x, bool keep_witness)
 {
     verify_result vr;
     r->checks++;
-    verify_check(x, r->model, 0, &vr);
-    bool ok = vr.consistent;
+    verify_check_stop(x, r->model, 0, &vr, rs_stop_cb, r);
+    bool ok = vr.consistent && !vr.stopped;
     if (ok && keep_witness) {
         free(r->wit);
         r->wlen = vr.wlen;
@@ -273,6 +283,17 @@ static bool relaxed(wmx_model m, const gev *a, const gev *b)
 #define BIT_SET(row, j) ((row)[(j) >> 6] |= (uint64_t)1 << ((j) & 63))
 #define BIT_GET(row, j) (((row)[(j) >> 6] >> ((j) & 63)) & 1)
 
+#define SAT_MAX_EVENTS 4096
+
+/* Polls the limits; true when the search must stop.  Cheap: every loop
+ * whose length grows with the program calls it. */
+static bool rs_poll(rs *r)
+{
+    if (!r->stop && explore_should_stop(&r->clk, r->opts, r->res, r->ndec))
+        r->stop = true;
+    return r->stop;
+}
+
 /* Saturates the preserved order of g into r->bits (rows by event, events
  * numbered thread by thread from r->evstart).  True when it has a cycle. */
 static bool saturate(rs *r, const graph *g)
@@ -284,10 +305,20 @@ static bool saturate(rs *r, const graph *g)
         n += g->tn[t];
     }
     r->nev = n;
+    /* n*n bits and an n^3/64 closure: beyond a few thousand events the
+     * cheap refutation is not cheap; the exact check decides alone */
+    r->sat_skipped = n > SAT_MAX_EVENTS;
+    if (r->sat_skipped)
+        return false;
     int nw = (n + 63) / 64;
     r->nwords = nw;
     size_t need = (size_t)n * (size_t)nw;
     if (need > r->bitcap) {
+        /* n*n bits: the one allocation here that grows quadratically */
+        if (explore_reserve(&r->clk, r->opts, r->res, need * 2 * sizeof *r->bits)) {
+            r->stop = true;
+            return false;
+        }
         r->bitcap = need * 2;
         r->bits = wmx_realloc(r->bits, r->bitcap * sizeof *r->bits);
     }
@@ -305,6 +336,8 @@ static bool saturate(rs *r, const graph *g)
     for (int t = 0; t < nt; t++)
         for (int i = 0; i < g->tn[t]; i++) {
             const gev *a = &g->tev[t][i];
+            if (rs_poll(r))
+                return false;
             for (int j = i + 1; j < g->tn[t]; j++)
                 if (!relaxed(r->model, a, &g->tev[t][j]))
                     BIT_SET(ROW(start[t] + i), start[t] + j);
@@ -324,13 +357,16 @@ static bool saturate(rs *r, const graph *g)
                 }
         }
     /* transitive closure of the initial edges */
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++) {
+        if (rs_poll(r))
+            return false;
         for (int i = 0; i < n; i++)
             if (BIT_GET(ROW(i), k)) {
                 uint64_t *ri = ROW(i), *rk = ROW(k);
                 for (int w = 0; w < nw; w++)
                     ri[w] |= rk[w];
             }
+    }
     for (int i = 0; i < n; i++)
         if (BIT_GET(ROW(i), i))
             return true;
@@ -342,6 +378,8 @@ static bool saturate(rs *r, const graph *g)
             const gev *rd = EV(ri);
             if (!gev_is_read(rd))
                 continue;
+            if (rs_poll(r))
+                return false;
             int wi = rd->rf == EID_INIT ? -1 : start[EID_THREAD(rd->rf)] + EID_INDEX(rd->rf);
             for (int xi = 0; xi < n; xi++) {
                 const gev *w2 = EV(xi);
@@ -545,6 +583,8 @@ static void final_writers(rs *r)
         return;
     }
     saturate(r, g);
+    if (r->stop)
+        return;                 /* the closure is unfinished (or was not allocated) */
     int nw = r->nwords;
     const wmx_eid *fin_w = machine_memory_writer(r->mm, st);
     /* candidates per observed cell: eids, EID_INIT when no write */
@@ -565,8 +605,16 @@ static void final_writers(rs *r)
                 if (!gev_is_write(w) || w->x.cell != cell)
                     continue;
                 any = true;
-                const uint64_t *row = r->bits + (size_t)(r->evstart[t] + i) * (size_t)nw;
                 bool later = false;
+                if (r->sat_skipped) {
+                    /* no closure: only coherence along program order */
+                    for (int j = i + 1; j < g->tn[t] && !later; j++)
+                        later = gev_is_write(&g->tev[t][j]) && g->tev[t][j].x.cell == cell;
+                    if (!later)
+                        cs[ncand[o]++] = EID_MAKE(t, i);
+                    continue;
+                }
+                const uint64_t *row = r->bits + (size_t)(r->evstart[t] + i) * (size_t)nw;
                 for (int u = 0; u < nt && !later; u++)
                     for (int j = 0; j < g->tn[u] && !later; j++) {
                         const gev *w2 = &g->tev[u][j];
@@ -714,12 +762,23 @@ static alt make_key2(rs *r, const decision *d, wmx_eid src, wmx_eid ovr, bool us
     return a;
 }
 
-/* A copy of key a that owns its data. */
-static alt key_keep(alt a, int nt)
+/* A copy of key a whose data lives in d's blocks (they never move, so the
+ * pointer stays valid until d is popped). */
+static alt key_keep(decision *d, alt a, int nt)
 {
     if (a.data) {
         size_t n = (size_t)(nt + 2 * a.nextra);
-        int *data = wmx_malloc(n * sizeof *data);
+        if (d->nblocks == 0 || d->bused + n > d->bcap) {
+            size_t cap = d->bcap ? 2 * d->bcap : 256;
+            if (cap < n)
+                cap = n;
+            d->blocks = wmx_realloc(d->blocks, (size_t)(d->nblocks + 1) * sizeof *d->blocks);
+            d->blocks[d->nblocks++] = wmx_malloc(cap * sizeof **d->blocks);
+            d->bcap = cap;
+            d->bused = 0;
+        }
+        int *data = d->blocks[d->nblocks - 1] + d->bused;
+        d->bused += n;
         memcpy(data, a.data, n * sizeof *data);
         a.data = data;
     }
@@ -740,18 +799,54 @@ static bool key_equal(const alt *a, const alt *b, int nt)
     return memcmp(a->data, b->data, (size_t)(nt + 2 * a->nextra) * sizeof *a->data) == 0;
 }
 
+static void aset_put(decision *d, int ai)
+{
+    int mask = d->asetcap - 1;
+    int i = (int)(d->alts[ai].hash & (uint64_t)mask);
+    while (d->aset[i])
+        i = (i + 1) & mask;
+    d->aset[i] = ai + 1;
+}
+
+/* Whether key a is already among d's alternatives: a linear scan while
+ * there are few, a hash set over them beyond that. */
+static bool alt_known(decision *d, const alt *a, int nt)
+{
+    if (!d->aset) {
+        for (int i = 0; i < d->nalts; i++)
+            if (key_equal(&d->alts[i], a, nt))
+                return true;
+        return false;
+    }
+    int mask = d->asetcap - 1;
+    for (int i = (int)(a->hash & (uint64_t)mask); d->aset[i]; i = (i + 1) & mask)
+        if (key_equal(&d->alts[d->aset[i] - 1], a, nt))
+            return true;
+    return false;
+}
+
 /* Queues an alternative of decision di unless it is known. */
 static void offer_key(rs *r, int di, alt a)
 {
     decision *d = &r->dec[di];
-    for (int i = 0; i < d->nalts; i++)
-        if (key_equal(&d->alts[i], &a, r->nthreads))
-            return;
+    if (alt_known(d, &a, r->nthreads))
+        return;
     if (d->nalts == d->cap) {
         d->cap = d->cap ? 2 * d->cap : 4;
         d->alts = wmx_realloc(d->alts, (size_t)d->cap * sizeof *d->alts);
     }
-    d->alts[d->nalts++] = key_keep(a, r->nthreads);
+    /* key_keep first: it is what the new slot is assigned from */
+    alt kept = key_keep(d, a, r->nthreads);
+    d->alts[d->nalts++] = kept;
+    if (d->nalts >= 16 && 2 * d->nalts >= d->asetcap) {
+        free(d->aset);
+        d->asetcap = d->asetcap ? 2 * d->asetcap : 64;
+        d->aset = wmx_calloc((size_t)d->asetcap, sizeof *d->aset);
+        for (int i = 0; i < d->nalts; i++)
+            aset_put(d, i);
+    } else if (d->aset) {
+        aset_put(d, d->nalts - 1);
+    }
 }
 
 static void offer(rs *r, int di, wmx_eid src)
@@ -780,8 +875,10 @@ static decision *push_decision(rs *r, wmx_eid ev, const int *fcount, const unsig
 static void pop_decision(rs *r)
 {
     decision *d = &r->dec[--r->ndec];
-    for (int i = 0; i < d->nalts; i++)
-        free(d->alts[i].data);
+    for (int i = 0; i < d->nblocks; i++)
+        free(d->blocks[i]);
+    free(d->blocks);
+    free(d->aset);
     free(d->alts);
     free(d->fcount);
     free(d->frozen);
@@ -806,6 +903,8 @@ static void swap_sources(rs *r, int di, int cell)
             const gev *c = &g->tev[tc][ic];
             if (c->x.kind != X_RMW || c->x.cell != cell || (tc == te && ic == ie))
                 continue;
+            if (rs_poll(r))
+                return;
             if (vc_of(r, c->pos)[te] <= ie)
                 continue;               /* not in e's future: an ordinary source */
             if (ic > 0 && vc_of(r, g->tev[tc][ic - 1].pos)[te] > ie)
@@ -847,6 +946,8 @@ static void discover(rs *r)
                 wmx_eid id = EID_MAKE(t, i);
                 if (id == cur)
                     continue;
+                if (rs_poll(r))
+                    return;
                 /* not in e's po∪rf future (nor e itself) */
                 if (vc_of(r, w->pos)[te] > ie)
                     continue;
@@ -977,6 +1078,8 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
         trace_push(r, &r->wit[i], &ev);
     }
     for (;;) {
+        if (rs_poll(r))
+            break;
         int n = machine_enabled(m, r->mstate, r->en);
         int pick = -1;
         for (int k = 0; k < n && pick < 0; k++)
@@ -992,6 +1095,8 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
         trace_push(r, &r->en[pick], &ev);
         r->winfo[r->tlen - 1] = w;
     }
+    if (r->stop)
+        return;                 /* not a maximal trace: report nothing */
     r->res->events += r->tlen;
 
     /* the new graph: marks of the fixed part come from the old one */
@@ -1065,7 +1170,7 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
                 d->operand = r->winfo[k].operand;
             }
             /* the branch taken is known; "absent" is an alternative of awaits */
-            alt taken = key_keep(make_key(r, d, gv->rf), nt);
+            alt taken = key_keep(d, make_key(r, d, gv->rf), nt);
             d->alts = wmx_malloc(2 * sizeof *d->alts);
             d->cap = 2;
             d->alts[d->nalts++] = taken;
@@ -1112,6 +1217,10 @@ static void explore_alt(rs *r, int di, int ai)
     }
     if (saturate(r, &r->ng)) {
         r->refuted++;
+        free(cnt);
+        return;
+    }
+    if (r->stop) {
         free(cnt);
         return;
     }
@@ -1220,7 +1329,7 @@ rfsmc_iter *rfsmc_iter_new(const wmx_program *prog, const explore_opts *opts,
     for (int i = 0; i < res->nobserved; i++)
         if (res->observed[i].thread < 0)
             r->obs[r->nobs++] = res->observed[i].cell;
-    explore_clock_start(&r->clk);
+    explore_clock_start(&r->clk, opts);
     return it;
 }
 
@@ -1289,8 +1398,7 @@ void rfsmc_iter_free(rfsmc_iter *it)
         return;
     rs *r = &it->r;
     if (!it->finished && r->res->complete && (it->qhead < it->qn || r->ndec > 0 || !it->started)) {
-        r->res->complete = false;
-        r->res->stop_reason = "interrupted";
+        explore_stop(r->res, "interrupted", "the class browser was closed early");
     }
     iter_finish(it);
     owned_free(&it->cur);

@@ -125,7 +125,7 @@ int explore_rfstate(const wmx_program *prog, const explore_opts *opts,
     wmx_event *events = wmx_malloc((size_t)(cap + 1) * sizeof *events);
     fpset visited = { 0 }, classes = { 0 };
     explore_clock clk;
-    explore_clock_start(&clk);
+    explore_clock_start(&clk, opts);
     /* observer reads: the final writer of each observed memory cell */
     int nobs = 0;
     int *obs = wmx_malloc((size_t)(res->nobserved ? res->nobserved : 1) * sizeof *obs);
@@ -164,6 +164,9 @@ int explore_rfstate(const wmx_program *prog, const explore_opts *opts,
         if (explore_should_stop(&clk, opts, res, depth))
             break;
         if (depth + 1 >= cap) {
+            /* the stack of states doubles: refuse it past the memory budget */
+            if (explore_reserve(&clk, opts, res, (size_t)cap * ss))
+                break;
             cap *= 2;
             states = wmx_realloc(states, (size_t)(cap + 1) * ss);
             enabled = wmx_realloc(enabled, (size_t)(cap + 1) * (size_t)maxen * sizeof *enabled);

@@ -15,13 +15,25 @@ typedef struct rctx {
     int max_viol;
     bool stop_at_first;
     volatile sig_atomic_t cancel;
+    volatile sig_atomic_t *outer;   /* the caller's cancel flag (Ctrl-C), or NULL */
     const explore_result *res;      /* for the observed cells */
 } rctx;
+
+/* The SC check of a long class polls the caller's Ctrl-C too. */
+static bool rctx_stop(void *ud)
+{
+    rctx *c = ud;
+    if (c->outer && *c->outer)
+        c->cancel = 1;
+    return c->cancel != 0;
+}
 
 static void on_class(const explore_trace *tr, void *ud)
 {
     rctx *c = ud;
     c->out->classes++;
+    if (rctx_stop(c))
+        return;
     wmx_error err = { 0 };
     wmx_exec *x = exec_from_events(c->prog, MODEL_SC, tr->events, tr->len, &err);
     if (!x)
@@ -35,8 +47,8 @@ static void on_class(const explore_trace *tr, void *ud)
         exec_set_observer(x, l->cell, id == EID_INIT ? -1 : exec_find(x, EID_THREAD(id), EID_INDEX(id)));
     }
     verify_result vr;
-    vsc_rf(x, c->stop_at_first ? 0 : VERIFY_EXPLAIN, &vr);
-    if (!vr.consistent) {
+    verify_check_stop(x, MODEL_SC, c->stop_at_first ? 0 : VERIFY_EXPLAIN, &vr, rctx_stop, c);
+    if (!vr.consistent && !vr.stopped) {
         c->out->nviol_total++;
         if (c->stop_at_first)
             c->cancel = 1;
@@ -77,6 +89,8 @@ static int run_one(const wmx_program *prog, wmx_model model, const explore_opts 
     if (base->cancel && *base->cancel)
         c.cancel = 1;
     o.cancel = &c.cancel;
+    c.outer = base->cancel;
+    o.cancel2 = base->cancel;
     explore_result res;
     explore_result_init(&res, prog, model, ALGO_RFSMC);
     c.res = &res;

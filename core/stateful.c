@@ -143,7 +143,7 @@ int explore_stateful(const wmx_program *prog, const explore_opts *opts,
     wmx_transition *steps = wmx_malloc((size_t)(cap + 1) * sizeof *steps);
     wmx_event *events = wmx_malloc((size_t)(cap + 1) * sizeof *events);
     explore_clock clk;
-    explore_clock_start(&clk);
+    explore_clock_start(&clk, opts);
 
 #define ST(i) ((void *)(states + (size_t)(i) * ss))
 #define KEY(i) ((void *)(keys + (size_t)(i) * ks))
@@ -179,6 +179,11 @@ int explore_stateful(const wmx_program *prog, const explore_opts *opts,
             break;
         }
         if (depth + 1 >= cap) {
+            /* the stacks double: refuse it past the memory budget */
+            if (explore_reserve(&clk, opts, res, (size_t)cap * (ss + ks))) {
+                stopped = true;
+                break;
+            }
             cap *= 2;
             states = wmx_realloc(states, (size_t)(cap + 1) * ss);
             keys = wmx_realloc(keys, (size_t)(cap + 1) * ks);

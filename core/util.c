@@ -69,6 +69,7 @@ void wmx_error_set(wmx_error *err, const char *file, int line, int col,
     snprintf(err->file, sizeof err->file, "%s", file ? file : "");
     err->line = line;
     err->col = col;
+    err->limit = false;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);

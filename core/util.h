@@ -5,6 +5,7 @@
 #ifndef WMX_UTIL_H
 #define WMX_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdarg.h>
 
@@ -22,7 +23,16 @@ typedef struct wmx_error {
     char file[256];
     int line, col;      /* 0 = unknown */
     char msg[512];
+    bool limit;         /* a limit (wmx_stop) ended the work, not bad input */
 } wmx_error;
+
+/* A stop condition long work polls (a command's --timeout, Ctrl-C): the
+ * parsers call fn(ud) every so many tokens and give up with err->limit set
+ * when it returns true.  NULL means never stop. */
+typedef struct wmx_stop {
+    bool (*fn)(void *ud);
+    void *ud;
+} wmx_stop;
 
 void wmx_error_set(wmx_error *err, const char *file, int line, int col,
                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));

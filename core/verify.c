@@ -513,13 +513,19 @@ static wmx_val value_read(const xevent *r)
 }
 
 /* Returns true (and explains) when the RF breaks a rule on its own. */
-static bool structural(const wmx_exec *x, wmx_model model, expl *ex)
+static bool structural(const wmx_exec *x, wmx_model model, expl *ex,
+                       bool (*stop)(void *ud), void *ud, bool *stopped)
 {
     char d1[512], d2[512], cn[128];
     for (int i = 0; i < x->nev; i++) {
         const xevent *r = &x->ev[i];
         if (!xev_is_read(r))
             continue;
+        /* each read scans its thread: quadratic on long threads, so poll */
+        if (stop && stop(ud)) {
+            *stopped = true;
+            return false;
+        }
         int w = r->rf;
         wmx_val wv = w < 0 ? x->cell_init[r->cell] : x->ev[w].value;
         if (w >= 0 && (!xev_is_write(&x->ev[w]) || x->ev[w].cell != r->cell)) {
@@ -1017,6 +1023,9 @@ typedef struct search {
     int best_done;
     undo *best;
     int nbest;
+    bool (*stop)(void *ud);
+    void *stop_ud;
+    bool stopped;
 } search;
 
 static void make_key(search *s)
@@ -1029,6 +1038,10 @@ static void make_key(search *s)
 static bool dfs(search *s)
 {
     verify_prefix *p = s->p;
+    if (s->stopped || (s->stop && s->stop(s->stop_ud))) {
+        s->stopped = true;
+        return false;
+    }
     closure(p);
     if (complete(p))
         return true;
@@ -1090,10 +1103,24 @@ static void finish_expl(verify_result *res, expl *ex)
 
 void verify_check(const wmx_exec *x, wmx_model model, unsigned flags, verify_result *res)
 {
+    verify_check_stop(x, model, flags, res, NULL, NULL);
+}
+
+void verify_check_stop(const wmx_exec *x, wmx_model model, unsigned flags, verify_result *res,
+                       bool (*stop)(void *ud), void *ud)
+{
     memset(res, 0, sizeof *res);
     res->model = model;
     expl ex = { 0 };
-    if (structural(x, model, &ex)) {
+    bool stopped = false;
+    bool bad = structural(x, model, &ex, stop, ud, &stopped);
+    if (stopped) {
+        res->stopped = true;
+        if (flags & VERIFY_EXPLAIN)
+            res->text = wmx_strdup("no verdict: the check was stopped by a limit\n");
+        return;
+    }
+    if (bad) {
         res->consistent = false;
         if (flags & VERIFY_EXPLAIN)
             finish_expl(res, &ex);
@@ -1110,9 +1137,12 @@ void verify_check(const wmx_exec *x, wmx_model model, unsigned flags, verify_res
     s.seen.keylen = s.p->k + s.p->nq;
     s.key = wmx_malloc((size_t)(s.seen.keylen + 1) * sizeof(int));
     s.best_done = -1;
+    s.stop = stop;
+    s.stop_ud = ud;
     bool ok = dfs(&s);
     res->states = s.states;
     res->consistent = ok;
+    res->stopped = s.stopped;
     if (ok) {
         verify_prefix *p = s.p;
         res->wlen = p->nlog;
@@ -1125,7 +1155,7 @@ void verify_check(const wmx_exec *x, wmx_model model, unsigned flags, verify_res
                 res->witness[i] = (wmx_transition){ TR_FLUSH, p->qthread[u.a],
                                                     model == MODEL_PSO ? p->qcell[u.a] : -1 };
         }
-    } else if (flags & VERIFY_EXPLAIN) {
+    } else if ((flags & VERIFY_EXPLAIN) && !s.stopped) {
         if (!saturate(x, model, &ex)) {
             free(ex.text);
             for (int i = 0; i < ex.nfacts; i++)
@@ -1135,6 +1165,9 @@ void verify_check(const wmx_exec *x, wmx_model model, unsigned flags, verify_res
             explain_stuck(x, model, s.best, s.nbest, &ex);
         }
         finish_expl(res, &ex);
+    } else if ((flags & VERIFY_EXPLAIN) && s.stopped) {
+        free(ex.text);
+        res->text = wmx_strdup("no verdict: the check was stopped by a limit\n");
     }
     free(s.best);
     free(s.key);

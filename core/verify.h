@@ -35,6 +35,7 @@ typedef struct verify_result {
     int nfacts;
     verify_fact *facts;
     long states;               /* search states visited */
+    bool stopped;              /* the stop callback ended the search: no verdict */
 } verify_result;
 
 #define VERIFY_EXPLAIN 1u      /* build an explanation when inconsistent */
@@ -42,6 +43,11 @@ typedef struct verify_result {
 /* Decides consistency of x under model.  Always fills res (free with
  * verify_result_free). */
 void verify_check(const wmx_exec *x, wmx_model model, unsigned flags, verify_result *res);
+/* The same, polling stop(ud) during the search (an explorer's limits); when
+ * it returns true the search ends with res->stopped set (and
+ * res->consistent false). */
+void verify_check_stop(const wmx_exec *x, wmx_model model, unsigned flags, verify_result *res,
+                       bool (*stop)(void *ud), void *ud);
 void vsc_rf(const wmx_exec *x, unsigned flags, verify_result *res);
 void vtso_rf(const wmx_exec *x, unsigned flags, verify_result *res);
 void vpso_rf(const wmx_exec *x, unsigned flags, verify_result *res);

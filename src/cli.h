@@ -19,7 +19,8 @@ enum {
     EXIT_OK = 0,          /* ran fine / consistent / robust */
     EXIT_FAIL = 1,        /* an assertion failed / inconsistent / not robust */
     EXIT_USAGE = 2,       /* usage or input error */
-    EXIT_LIMIT = 3        /* a limit (--max-traces, --timeout, Ctrl-C) stopped the run */
+    EXIT_LIMIT = 3        /* a limit (--max-traces, --timeout, --max-memory, Ctrl-C)
+                             stopped the run (and nothing failed before it) */
 };
 
 struct explore_opts;                /* core/explore.h */
@@ -29,6 +30,7 @@ typedef struct cmd_ctx {
     FILE *out;                      /* results */
     FILE *err;                      /* diagnostics */
     volatile sig_atomic_t *cancel;  /* set by SIGINT */
+    double started;                 /* explore_now() when this command began (cmd_run) */
     /* the REPL's current program and model, used when FILE is omitted;
      * NULL in batch mode */
     const wmx_program *current;
@@ -61,6 +63,19 @@ typedef struct command {
 #define CMD_BATCH 1u                /* available as `wmx NAME ...` */
 #define CMD_REPL  2u                /* available at the `wmx>` prompt */
 #define CMD_BOTH  (CMD_BATCH | CMD_REPL)
+
+/* The limit options every exploring command takes: --timeout S,
+ * --max-memory SIZE, --max-traces N.  Returns 1 when argv[*i] was one (and
+ * consumed it, advancing *i past a separate value), 0 when it was not,
+ * -1 after printing a usage error. */
+int cmd_limit_option(int argc, char **argv, int *i, struct explore_opts *o, cmd_ctx *ctx);
+/* Loads FILE (or takes the REPL's current program when NULL) under the
+ * limits of o (--timeout counts from ctx->started, Ctrl-C).  NULL after
+ * printing why, with *rc EXIT_USAGE (bad input) or EXIT_LIMIT (stopped:
+ * a partial report saying so was printed).  *owned: what to free. */
+const wmx_program *cmd_load_program(cmd_ctx *ctx, const char *file, const struct explore_opts *o,
+                            wmx_program **owned, int *rc);
+#define CMD_LIMITS_SYNOPSIS "[--timeout S] [--max-memory SIZE] [--max-traces N]"
 
 /* Commands implemented in their own files (one owner each). */
 int cmd_check(int argc, char **argv, cmd_ctx *ctx);      /* src/cmd_check.c */

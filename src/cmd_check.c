@@ -448,7 +448,7 @@ static bool apply_outcome(const wmx_program *p, int cond, wmx_exec *x)
 }
 
 static int check_outcome(cmd_ctx *ctx, const char *file, const char *outcome, bool have_model,
-                         wmx_model model, const char *save, bool json)
+                         wmx_model model, const char *save, bool json, const explore_opts *lim)
 {
     wmx_error err = { 0 };
     wmx_program *p = wmx_load_program(file, &err);
@@ -505,6 +505,10 @@ static int check_outcome(cmd_ctx *ctx, const char *file, const char *outcome, bo
     o.model = MODEL_PSO;
     o.algo = ALGO_RFSMC;        /* one trace per reads-from class */
     o.cancel = ctx->cancel;
+    o.timeout_s = lim->timeout_s;
+    o.max_memory = lim->max_memory;
+    o.max_traces = lim->max_traces;
+    o.started = ctx->started;
     o.on_trace = on_trace;
     o.ud = &c;
     explore_result res;
@@ -516,12 +520,14 @@ static int check_outcome(cmd_ctx *ctx, const char *file, const char *outcome, bo
         goto out;
     }
     bool complete = res.complete;
-    explore_result_free(&res);
     if (!complete) {
-        fprintf(ctx->err, "wmx check: interrupted while enumerating candidate executions\n");
+        fprintf(ctx->err, "wmx check: partial: stopped while enumerating candidate executions: %s\n",
+                res.stop_text[0] ? res.stop_text : "a limit");
+        explore_result_free(&res);
         rc = EXIT_LIMIT;
         goto out;
     }
+    explore_result_free(&res);
     int found = -1;
     verify_result vr = { 0 }, first_bad = { 0 };
     int first_bad_i = -1;
@@ -688,7 +694,14 @@ int cmd_check(int argc, char **argv, cmd_ctx *ctx)
     const char *file = NULL, *outcome = NULL, *save = NULL;
     bool json = false, have_model = false;
     wmx_model model = MODEL_TSO;
+    explore_opts lim;
+    explore_opts_init(&lim);
     for (int i = 1; i < argc; i++) {
+        int l = cmd_limit_option(argc, argv, &i, &lim, ctx);
+        if (l < 0)
+            return EXIT_USAGE;
+        if (l > 0)
+            continue;
         const char *a = argv[i];
         const char *val = NULL;
         const char *names[] = { "--model", "--outcome", "--save" };
@@ -738,5 +751,5 @@ int cmd_check(int argc, char **argv, cmd_ctx *ctx)
         model = ctx->current_model;
     if (!outcome && looks_like_trace(file))
         return check_trace(ctx, file, have_model, model, save, json);
-    return check_outcome(ctx, file, outcome, have_model, model, save, json);
+    return check_outcome(ctx, file, outcome, have_model, model, save, json, &lim);
 }

@@ -19,7 +19,14 @@ int cmd_robust(int argc, char **argv, cmd_ctx *ctx)
         model = MODEL_TSO;
     int max_viol = 5;
     bool fences = true;
+    explore_opts o;
+    explore_opts_init(&o);
     for (int i = 1; i < argc; i++) {
+        int l = cmd_limit_option(argc, argv, &i, &o, ctx);
+        if (l < 0)
+            return EXIT_USAGE;
+        if (l > 0)
+            continue;
         const char *a = argv[i];
         if (strcmp(a, "--model") == 0 || strncmp(a, "--model=", 8) == 0) {
             const char *v = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i] : NULL);
@@ -48,25 +55,14 @@ int cmd_robust(int argc, char **argv, cmd_ctx *ctx)
             return EXIT_USAGE;
         }
     }
-    const wmx_program *p = ctx->current;
     wmx_program *owned = NULL;
     wmx_error err = { 0 };
-    if (file) {
-        owned = wmx_load_program(file, &err);
-        if (!owned) {
-            char buf[1024];
-            fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
-            return EXIT_USAGE;
-        }
-        p = owned;
-    }
-    if (!p) {
-        fprintf(ctx->err, "wmx robust: no program given\n");
-        return EXIT_USAGE;
-    }
-    explore_opts o;
-    explore_opts_init(&o);
+    int lrc;
+    const wmx_program *p = cmd_load_program(ctx, file, &o, &owned, &lrc);
+    if (!p)
+        return lrc;
     o.cancel = ctx->cancel;
+    o.started = ctx->started;
     robust_result rr;
     if (robust_check(p, model, &o, max_viol, fences, &rr, &err) != 0) {
         char buf[1024];

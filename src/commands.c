@@ -82,6 +82,95 @@ static int parse_double(cmd_ctx *ctx, const char *opt, const char *s, double *ou
     return 0;
 }
 
+int cmd_limit_option(int argc, char **argv, int *i, struct explore_opts *opts, cmd_ctx *ctx)
+{
+    opt_state o = { argc, argv, *i, NULL, ctx, 0 };
+    int rc = 0;
+    if (opt_match(&o, "--timeout", 1)) {
+        rc = parse_double(ctx, "--timeout", o.value, &opts->timeout_s) < 0 ? -1 : 1;
+    } else if (opt_match(&o, "--max-traces", 1)) {
+        rc = parse_long(ctx, "--max-traces", o.value, &opts->max_traces) < 0 ? -1 : 1;
+    } else if (opt_match(&o, "--max-memory", 1)) {
+        size_t n;
+        if (explore_parse_size(o.value, &n) < 0) {
+            fprintf(ctx->err, "wmx: --max-memory: expected a size such as 512M, 2G or a byte count, "
+                              "got '%s'\n", o.value);
+            rc = -1;
+        } else {
+            opts->max_memory = n;   /* 0 = no limit */
+            rc = 1;
+        }
+    }
+    if (o.bad)
+        return -1;
+    *i = o.i;
+    return rc;
+}
+
+typedef struct load_limits {
+    cmd_ctx *ctx;
+    const explore_opts *o;
+    const char *why;
+} load_limits;
+
+static bool load_should_stop(void *ud)
+{
+    load_limits *l = ud;
+    if (l->ctx->cancel && *l->ctx->cancel) {
+        l->why = "interrupted (Ctrl-C)";
+        return true;
+    }
+    if (l->o && l->o->timeout_s > 0 && l->ctx->started > 0 &&
+        explore_now() - l->ctx->started >= l->o->timeout_s) {
+        l->why = "timeout";
+        return true;
+    }
+    if (l->o && l->o->max_memory > 0 && explore_rss() > l->o->max_memory) {
+        l->why = "memory limit";
+        return true;
+    }
+    return false;
+}
+
+const wmx_program *cmd_load_program(cmd_ctx *ctx, const char *file, const explore_opts *o,
+                            wmx_program **owned, int *rc)
+{
+    *owned = NULL;
+    *rc = EXIT_USAGE;
+    if (!file) {
+        if (ctx->current)
+            return ctx->current;
+        fprintf(ctx->err, "wmx: no program given (and none loaded)\n");
+        return NULL;
+    }
+    wmx_error err = { 0 };
+    load_limits l = { ctx, o, NULL };
+    wmx_stop stop = { load_should_stop, &l };
+    wmx_program *p = wmx_load_program_stop(file, &err, &stop);
+    if (!p && err.limit) {
+        char sz[32];
+        if (l.why && strcmp(l.why, "timeout") == 0)
+            fprintf(ctx->out, "%s: PARTIAL: stopped: timeout after %g s while reading the file "
+                              "(nothing explored)\n", file, o->timeout_s);
+        else if (l.why && strcmp(l.why, "memory limit") == 0)
+            fprintf(ctx->out, "%s: PARTIAL: stopped: memory limit %s reached while reading the file "
+                              "(nothing explored)\n", file,
+                    explore_format_size(o->max_memory, sz, sizeof sz));
+        else
+            fprintf(ctx->out, "%s: PARTIAL: stopped: %s while reading the file (nothing explored)\n",
+                    file, l.why ? l.why : "a limit");
+        *rc = EXIT_LIMIT;
+        return NULL;
+    }
+    if (!p) {
+        char buf[1024];
+        fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+        return NULL;
+    }
+    *owned = p;
+    return p;
+}
+
 /* Loads FILE, or takes the REPL's current program when file is NULL.
  * *owned receives the program to free (NULL when borrowed). */
 static const wmx_program *get_program(cmd_ctx *ctx, const char *file, wmx_program **owned)
@@ -111,6 +200,7 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
     explore_opts opts;
     explore_opts_init(&opts);
     opts.cancel = ctx->cancel;
+    opts.started = ctx->started;   /* --timeout covers loading the file too */
     if (ctx->current)
         opts.model = ctx->current_model;
     const char *file = NULL;
@@ -119,6 +209,11 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
     const char *dump_wut = NULL;
     opt_state o = { argc, argv, 1, NULL, ctx, 0 };
     for (; o.i < argc && !o.bad; o.i++) {
+        int lim = cmd_limit_option(argc, argv, &o.i, &opts, ctx);
+        if (lim < 0)
+            return EXIT_USAGE;
+        if (lim > 0)
+            continue;
         if (opt_match(&o, "--model", 1)) {
             if (model_parse(o.value, &opts.model) < 0) {
                 fprintf(ctx->err, "wmx: unknown model '%s' (sc, tso or pso)\n", o.value);
@@ -129,12 +224,6 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
                 fprintf(ctx->err, "wmx: unknown algorithm '%s' (rfsmc, rfstate, stateful, naive or odpor)\n", o.value);
                 return EXIT_USAGE;
             }
-        } else if (opt_match(&o, "--max-traces", 1)) {
-            if (parse_long(ctx, "--max-traces", o.value, &opts.max_traces) < 0)
-                return EXIT_USAGE;
-        } else if (opt_match(&o, "--timeout", 1)) {
-            if (parse_double(ctx, "--timeout", o.value, &opts.timeout_s) < 0)
-                return EXIT_USAGE;
         } else if (opt_match(&o, "--json", 0)) {
             fmt = FMT_JSON;
         } else if (opt_match(&o, "--format", 1)) {
@@ -172,9 +261,10 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
     if (o.bad)
         return EXIT_USAGE;
     wmx_program *owned;
-    const wmx_program *p = get_program(ctx, file, &owned);
+    int lrc;
+    const wmx_program *p = cmd_load_program(ctx, file, &opts, &owned, &lrc);
     if (!p)
-        return EXIT_USAGE;
+        return lrc;
     explore_result res;
     wmx_error err = { 0 };
     plp_result rewritten = { 0 };
@@ -218,9 +308,12 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
         report_text(ctx->out, &res);
     if (ctx->explore_after)
         ctx->explore_after(&res, ctx);
+    /* a violation found is a definite answer even when a limit then
+     * stopped the run: exit 1 (the report says both) */
     int rc = res.nerrors ? EXIT_FAIL : !res.complete ? EXIT_LIMIT : EXIT_OK;
     if (!res.complete && fmt != FMT_TEXT)
-        fprintf(ctx->err, "wmx: partial result: stopped by %s\n", res.stop_reason);
+        fprintf(ctx->err, "wmx: partial result: stopped: %s\n",
+                res.stop_text[0] ? res.stop_text : res.stop_reason ? res.stop_reason : "a limit");
     explore_result_free(&res);
     plp_result_free(&rewritten);
     ir_program_free(owned);
@@ -406,7 +499,7 @@ static int cmd_version(int argc, char **argv, cmd_ctx *ctx)
 }
 
 const command wmx_commands[] = {
-    { "explore", "[FILE] [--model sc|tso|pso] [--algo rfsmc|rfstate|stateful|naive|odpor] [--ifaa] [--plp[=await]] [--dump-wut DIR] [--max-traces N] [--timeout S] [--json | --format herd|json|text]",
+    { "explore", "[FILE] [--model sc|tso|pso] [--algo rfsmc|rfstate|stateful|naive|odpor] [--ifaa] [--plp[=await]] [--dump-wut DIR] [--max-traces N] [--timeout S] [--max-memory SIZE] [--json | --format herd|json|text]",
       "explore every execution and report final states and the condition's verdict",
       "Explores the program under the memory model (default tso) with the chosen\n"
       "algorithm: rfsmc (default: reads-from SMC, one maximal trace per\n"
@@ -420,8 +513,11 @@ const command wmx_commands[] = {
       "distinct final states of the observed locations (those the condition names,\n"
       "plus `locations`), the condition's verdict (Ok/No) and herd7's observation\n"
       "(Never/Sometimes/Always), and any assertion violation with its trace.\n"
-      "--max-traces, --timeout and Ctrl-C stop early; the report then says PARTIAL\n"
-      "and the exit code is 3.  --format herd prints herd7's layout, --json one object.",
+      "--max-traces, --timeout (seconds, counted from the start of the command,\n"
+      "loading included), --max-memory (resident size: 512M, 2G, bytes; default\n"
+      "half of the RAM; 0 = none) and Ctrl-C stop early; the report then says\n"
+      "PARTIAL and why, and the exit code is 3 (1 if a violation was found before\n"
+      "the stop).  --format herd prints herd7's layout, --json one object.",
       "file model algo", cmd_explore, CMD_BOTH, NULL },
     { "run", "[FILE] [--model M] [--seed N] [--save TRACE]",
       "run one random execution step by step, showing the store buffers",
@@ -430,7 +526,7 @@ const command wmx_commands[] = {
       "contents after it, then the final state.  --save writes the trace file\n"
       "(see doc/trace-format.md).",
       "file model", cmd_run_one, CMD_BOTH, NULL },
-    { "check", "TRACE-FILE [--model M] [--json] | PROGRAM --outcome COND [--model M] [--save F] [--json]",
+    { "check", "TRACE-FILE [--model M] [--json] | PROGRAM --outcome COND [--model M] [--save F] [--json] " CMD_LIMITS_SYNOPSIS,
       "is this execution (or outcome) consistent under the model? witness or explanation",
       "Checks a trace file's execution, or asks whether an outcome of PROGRAM is\n"
       "reachable, under the model (VSC-rf, VTSO-rf, VPSO-rf).  Prints a witness\n"
@@ -447,11 +543,12 @@ const command wmx_commands[] = {
       "the tree of explored traces; arrows/hjkl pan, +/- zoom, n/N move between\n"
       "nodes, Enter jumps to the event; `export FILE.svg` writes the view.",
       "file", cmd_graph, CMD_BOTH, NULL },
-    { "robust", "FILE [--model tso|pso]",
+    { "robust", "FILE [--model tso|pso] [--max N] [--no-fences] " CMD_LIMITS_SYNOPSIS,
       "list executions the relaxed model allows and SC does not; propose fences",
       "Robustness against TSO/PSO: lists the reads-from classes that are not SC,\n"
       "each with a witness and its happens-before cycle, and proposes fences.\n"
-      "Exit 0 when robust, 1 when not.",
+      "--timeout, --max-memory and --max-traces limit the run (as for explore).\n"
+      "Exit 0 when robust, 1 when not, 3 when a limit stopped it.",
       "file model", cmd_robust, CMD_BOTH, NULL },
     { "transform", "FILE [--to assume|await]",
       "print the program after the partial loop purity (PLP) rewrite",
@@ -566,5 +663,9 @@ int cmd_run(int argc, char **argv, cmd_ctx *ctx)
             cmd_print_help(ctx->out, c->name);
             return EXIT_OK;
         }
-    return c->fn(argc, argv, ctx);
+    double outer = ctx->started;
+    ctx->started = explore_now();   /* limits count from here */
+    int rc = c->fn(argc, argv, ctx);
+    ctx->started = outer;
+    return rc;
 }

@@ -90,8 +90,35 @@ void report_herd(FILE *out, const explore_result *res)
             res->positive, res->negative);
     fprintf(out, "Time %s %.2f\n", p->name, res->time_s);
     if (!res->complete)
-        fprintf(out, "Partial %s %s\n", p->name, res->stop_reason ? res->stop_reason : "stopped");
+        fprintf(out, "Partial %s %s\n", p->name, report_stop_text(res));
     fprintf(out, "\n");
+}
+
+const char *report_stop_text(const explore_result *res)
+{
+    if (res->stop_text[0])
+        return res->stop_text;
+    return res->stop_reason ? res->stop_reason : "a limit";
+}
+
+/* A long trace is shown by its ends: a 100 000-event violation would
+ * otherwise print megabytes per report. */
+#define TRACE_SHOW 200
+void report_trace_short(FILE *out, const wmx_machine *m, const wmx_event *events, int n)
+{
+    if (n <= 2 * TRACE_SHOW) {
+        report_trace(out, m, events, n);
+        return;
+    }
+    char line[512];
+    for (int i = 0; i < n; i++) {
+        if (i == TRACE_SHOW) {
+            fprintf(out, "  ...  (%d events not shown; --json lists them all)\n", n - 2 * TRACE_SHOW);
+            i = n - TRACE_SHOW;
+        }
+        machine_describe(m, &events[i], line, sizeof line);
+        fprintf(out, "  %3d  %s\n", i + 1, line);
+    }
 }
 
 void report_trace(FILE *out, const wmx_machine *m, const wmx_event *events, int n)
@@ -110,9 +137,8 @@ void report_text(FILE *out, const explore_result *res)
     fprintf(out, "Test %s under %s, algorithm %s\n", p->name, model_name(res->model),
             algo_name(res->algo));
     fprintf(out, "  %ld traces, %ld blocked, %ld events, %.3f s%s%s%s\n", res->traces, res->blocked,
-            res->events, res->time_s, res->complete ? "" : "  (PARTIAL: stopped by ",
-            res->complete ? "" : (res->stop_reason ? res->stop_reason : "limit"),
-            res->complete ? "" : ")");
+            res->events, res->time_s, res->complete ? "" : "  (PARTIAL: stopped: ",
+            res->complete ? "" : report_stop_text(res), res->complete ? "" : ")");
     fprintf(out, "States %d\n", res->nstates);
     for (int i = 0; i < res->nstates; i++) {
         report_state_line(res, &res->states[i], line, sizeof line);
@@ -138,10 +164,14 @@ void report_text(FILE *out, const explore_result *res)
         for (int e = 0; e < res->nerrors; e++) {
             fprintf(out, "%s\n  trace:\n", res->errors[e].message);
             if (m)
-                report_trace(out, m, res->errors[e].events, res->errors[e].len);
+                report_trace_short(out, m, res->errors[e].events, res->errors[e].len);
         }
         machine_free(m);
     }
+    if (!res->complete)
+        fprintf(out, "PARTIAL: stopped: %s%s\n", report_stop_text(res),
+                res->nerrors ? "; the violations above were found before the stop (exit 1)"
+                             : "; the result covers only what was explored (exit 3)");
 }
 
 void report_json(FILE *out, const explore_result *res)
@@ -190,6 +220,11 @@ void report_json(FILE *out, const explore_result *res)
     fprintf(out, ", \"complete\": %s, \"stop_reason\": ", res->complete ? "true" : "false");
     if (res->stop_reason)
         json_string(out, res->stop_reason);
+    else
+        fprintf(out, "null");
+    fprintf(out, ", \"stopped\": ");
+    if (!res->complete)
+        json_string(out, report_stop_text(res));
     else
         fprintf(out, "null");
     fprintf(out, ", \"errors\": [");

@@ -13,6 +13,10 @@ void report_json(FILE *out, const explore_result *res);
 
 /* One line per event of a trace ("  3  P1: MOV EAX,[x]   r x=0"). */
 void report_trace(FILE *out, const wmx_machine *m, const wmx_event *events, int n);
+/* The same, showing only both ends of a long trace. */
+void report_trace_short(FILE *out, const wmx_machine *m, const wmx_event *events, int n);
+/* Why a partial result stopped, in words ("timeout after 5 s"). */
+const char *report_stop_text(const explore_result *res);
 
 /* Writes `s` as a JSON string literal (with quotes). */
 void json_string(FILE *out, const char *s);

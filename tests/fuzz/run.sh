@@ -1,10 +1,17 @@
 #!/bin/sh
 # Builds every tests/fuzz/fuzz_*.c as a libFuzzer target (clang, with ASan and
-# UBSan) against the core sources and runs each one briefly on its seed
-# corpus.  FUZZ_SECONDS sets the time per target (default 20).
+# UBSan) against the core sources and runs each one for FUZZ_TIME seconds
+# (default 20; FUZZ_SECONDS is an older name) on its seeds
+# (tests/fuzz/seeds/NAME) and committed corpus (tests/fuzz/corpus/NAME),
+# printing the executions and coverage it reached.
+#
+# FUZZ_MERGE=1 also minimises what was found into tests/fuzz/corpus/NAME
+# (libFuzzer's set-cover merge keeps inputs that add coverage; then files over
+# 2 KB are dropped and at most 300 kept), ready to commit; tests/fuzz_replay.sh
+# replays that corpus through the CLI in `make check` and `make check-asan`.
 set -eu
 cd "$(dirname "$0")/../.."
-secs=${FUZZ_SECONDS:-20}
+secs=${FUZZ_TIME:-${FUZZ_SECONDS:-20}}
 if ! command -v clang >/dev/null 2>&1; then
   echo "fuzz: clang not found (apt-get install -y clang libclang-rt-14-dev); skipping" >&2
   exit 0
@@ -14,14 +21,36 @@ mkdir -p "$out"
 for src in tests/fuzz/fuzz_*.c; do
   [ -f "$src" ] || continue
   name=$(basename "$src" .c)
+  short=${name#fuzz_}
   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -D_POSIX_C_SOURCE=200809L -Icore -o "$out/$name" "$src" core/*.c
-  seeds=tests/fuzz/seeds/${name#fuzz_}
-  work=$out/corpus-$name
+  work=$out/work-$short
   mkdir -p "$work"
+  dirs=""
+  for d in tests/fuzz/seeds/$short tests/fuzz/corpus/$short; do
+    [ -d "$d" ] && dirs="$dirs $d"
+  done
   echo "fuzz: $name for ${secs}s"
+  # shellcheck disable=SC2086
   "$out/$name" -max_total_time="$secs" -max_len=4096 -timeout=5 -rss_limit_mb=2048 \
-    -print_final_stats=0 "$work" $( [ -d "$seeds" ] && echo "$seeds" ) 2>"$out/$name.log" || {
+    -print_final_stats=1 "$work" $dirs 2>"$out/$name.log" || {
       tail -n 40 "$out/$name.log" >&2; echo "fuzz: $name FAILED" >&2; exit 1; }
-  echo "fuzz: $name ok ($(grep -c . "$out/$name.log" || true) log lines)"
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/$name.log" | tail -n 1)
+  cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$out/$name.log" | tail -n 1)
+  echo "fuzz: $name ok: ${execs:-?} executions, ${cov:-cov: ?}, $(ls "$work" | wc -l) inputs in $work"
+  if [ "${FUZZ_MERGE:-0}" = 1 ]; then
+    dest=tests/fuzz/corpus/$short
+    fresh=$out/merge-$short
+    rm -rf "$fresh"
+    mkdir -p "$fresh"
+    # a greedy set cover keeps fewer files than -merge (libFuzzer >= 14)
+    "$out/$name" -set_cover_merge=1 -max_len=2048 "$fresh" "$work" $dirs >"$out/$name.merge.log" 2>&1 ||
+      "$out/$name" -merge=1 -max_len=2048 "$fresh" "$work" $dirs >"$out/$name.merge.log" 2>&1
+    find "$fresh" -type f -size +2k -delete
+    ls -S -r "$fresh" | tail -n +301 | while read -r f; do rm -f "$fresh/$f"; done
+    rm -rf "$dest"
+    mkdir -p "$dest"
+    cp "$fresh"/* "$dest"/ 2>/dev/null || true
+    echo "fuzz: $name corpus minimised into $dest ($(ls "$dest" | wc -l) files, $(du -sk "$dest" | cut -f1) KB)"
+  fi
 done

@@ -696,7 +696,7 @@ END_TEST
 START_TEST(test_deep_nesting)
 {
     size_t n = 5000;
-    char *s = malloc(n * 2 + 200);
+    char *s = malloc(n * 2 + 20000);
     strcpy(s, "X86 T\n{ }\n P0 ;\n MFENCE ;\nexists ");
     size_t k = strlen(s);
     for (size_t i = 0; i < n; i++)
@@ -715,6 +715,32 @@ START_TEST(test_deep_nesting)
     strcpy(s, "X86 T\n{ }\n P0 ;\n MFENCE ;\nexists ~~((((x=1))))\n");
     p = parse_ok(s);
     ir_program_free(p);
+    /* each '(' costs one level, as in .wmx: 190 pass, 201 do not */
+    for (int depth = 190; depth <= 201; depth += 11) {
+        strcpy(s, "X86 T\n{ }\n P0 ;\n MFENCE ;\nexists ");
+        k = strlen(s);
+        for (int i = 0; i < depth; i++)
+            s[k++] = '(';
+        k += (size_t)sprintf(s + k, "x=1");
+        for (int i = 0; i < depth; i++)
+            s[k++] = ')';
+        s[k] = '\0';
+        p = parse_str(s, &err);
+        if (depth < 200) {
+            ck_assert_msg(p != NULL, "%s", err.msg);
+            ir_program_free(p);
+        } else {
+            ck_assert_ptr_null(p);
+        }
+    }
+    /* a long chain of /\ is a deep tree too: refused, not a deep recursion later */
+    strcpy(s, "X86 T\n{ }\n P0 ;\n MFENCE ;\nexists x=1");
+    k = strlen(s);
+    for (int i = 0; i < 1000; i++)
+        k += (size_t)sprintf(s + k, " /\\ x=1");
+    p = parse_str(s, &err);
+    ck_assert_ptr_null(p);
+    ck_assert(strstr(err.msg, "too deep") != NULL);
     free(s);
 }
 END_TEST

@@ -1,0 +1,68 @@
+#!/bin/sh
+# tests/fuzz_replay.sh - replays the committed fuzz corpora
+# (tests/fuzz/corpus/<target>/) through the CLI, as a user's files would
+# arrive: litmus and .wmx inputs through `wmx explore`, traces through
+# `wmx check` and `wmx graph` (next to a copy of the fuzz target's program).
+# Under `make check-asan` WMX is the gcc ASan+UBSan build, so this is where a
+# memory error found by libFuzzer's clang build must also show up in ours.
+# Fails on a sanitizer report, a crash (signal) or an exit code above 3.
+set -u
+WMX=${WMX:-./wmx}
+case "$WMX" in /*) ;; *) WMX=$(pwd)/$WMX ;; esac
+corpus=tests/fuzz/corpus
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/wmx-replay.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+n=0; bad=0
+# every file under the sanitizer build; a third of them in the release
+# build's `make check` (it is the sanitizers that find memory errors)
+step=3
+case "${WMX_BUILD:-build}" in *asan*) step=1 ;; esac
+k=0
+pick() { k=$((k + 1)); [ $((k % step)) -eq 0 ]; }
+
+# the program fuzz_trace.c replays traces on (keep the two in step)
+cat > "$tmp/fuzz.wmx" <<'EOF'
+var x = 0, y = 0;
+thread P0 { x = 1; r0 = y; }
+thread P1 { y = 1; r0 = x; while (r0 == 0) bound 2 { r0 = x; } }
+EOF
+
+run() {   # run FILE-LABEL ARGS...: one CLI run, judged
+  label=$1; shift
+  n=$((n + 1))
+  "$WMX" "$@" >"$tmp/out" 2>&1
+  rc=$?
+  why=""
+  if [ $rc -gt 3 ]; then why="exit $rc"; fi
+  if grep -q 'ERROR: AddressSanitizer\|runtime error:\|ERROR: LeakSanitizer' "$tmp/out"; then
+    why="${why:+$why, }sanitizer report"
+  fi
+  if [ -n "$why" ]; then
+    bad=$((bad + 1))
+    echo "fuzz_replay: FAIL $label: $why" >&2
+    head -n 30 "$tmp/out" | sed 's/^/    /' >&2
+  fi
+}
+
+for target in litmus lang; do
+  [ -d "$corpus/$target" ] || continue
+  for f in "$corpus/$target"/*; do
+    [ -f "$f" ] || continue
+    pick || continue
+    # the reader is chosen by content; the extension only names it
+    ext=$([ $target = litmus ] && echo litmus || echo wmx)
+    cp "$f" "$tmp/input.$ext"
+    run "$f" explore "$tmp/input.$ext" --timeout 1 --max-traces 200
+  done
+done
+if [ -d "$corpus/trace" ]; then
+  for f in "$corpus/trace"/*; do
+    [ -f "$f" ] || continue
+    pick || continue
+    cp "$f" "$tmp/input.trace"
+    run "$f" check "$tmp/input.trace" --timeout 1
+    run "$f (graph)" graph "$tmp/input.trace" --check none -o "$tmp/out.dot"
+  done
+fi
+echo "fuzz_replay: $((n - bad)) of $n runs clean"
+[ $bad -eq 0 ]

@@ -1,0 +1,173 @@
+#!/bin/sh
+# tests/hostile.sh - inputs a user (or an attacker) could hand wmx: a huge
+# litmus file, 64 threads x 2000 statements, 10 000-level nesting, random
+# bytes, a trace naming itself, a long straight-line TSO thread, Ctrl-C.
+# Each is generated here, in a temp dir; each must end within a margin of its
+# --timeout with the right exit code (2 bad input, 3 limit) and bounded
+# memory.  Under the sanitizer build (WMX_BUILD=build-asan) the inputs are
+# smaller and the margins wider.
+set -u
+WMX=${WMX:-./wmx}
+case "$WMX" in /*) ;; *) WMX=$(pwd)/$WMX ;; esac
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/wmx-hostile.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+asan=0
+case "${WMX_BUILD:-build}" in *asan*) asan=1 ;; esac
+if [ $asan = 1 ]; then
+  margin=20; memkb=4000000; lines=20000; big_t=16; big_n=500
+else
+  margin=5; memkb=1500000; lines=300000; big_t=64; big_n=2000
+fi
+TIME=/usr/bin/time
+[ -x "$TIME" ] || TIME=
+fail=0; n=0
+
+now() { date +%s.%N; }
+
+# expect NAME RCS TIMEOUT [GREP] -- ARGS: runs wmx ARGS; the exit code must be
+# one of RCS ("2" or "2|3"), the run must end within TIMEOUT + margin s, its
+# peak RSS below memkb, and stdout+stderr must match GREP (if not empty).
+expect() {
+  name=$1; rcs=$2; tmo=$3; pat=$4; shift 5
+  n=$((n + 1))
+  t0=$(now)
+  if [ -n "$TIME" ]; then
+    $TIME -f '%M' -o "$tmp/mem" "$WMX" "$@" >"$tmp/out" 2>&1
+    rc=$?
+    mem=$(tail -n 1 "$tmp/mem")
+  else
+    "$WMX" "$@" >"$tmp/out" 2>&1
+    rc=$?
+    mem=0
+  fi
+  t1=$(now)
+  secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+  why=""
+  # /usr/bin/time reports a signal as "Command terminated by signal N"
+  if grep -q 'terminated by signal' "$tmp/mem" 2>/dev/null; then why="killed by a signal"; fi
+  if grep -q 'ERROR: AddressSanitizer\|runtime error:\|LeakSanitizer' "$tmp/out"; then why="sanitizer report"; fi
+  case "|$rcs|" in *"|$rc|"*) ;; *) why="${why:+$why, }exit $rc, want $rcs" ;; esac
+  if awk -v s="$secs" -v l="$tmo" -v m="$margin" 'BEGIN { exit !(s > l + m) }'; then
+    why="${why:+$why, }took ${secs}s (limit $tmo + $margin)"
+  fi
+  if [ "$mem" -gt "$memkb" ] 2>/dev/null; then why="${why:+$why, }peak ${mem} KB"; fi
+  if [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/out"; then why="${why:+$why, }no '$pat' in the output"; fi
+  if [ -n "$why" ]; then
+    fail=$((fail + 1))
+    echo "hostile: FAIL $name: $why" >&2
+    head -c 600 "$tmp/out" | sed 's/^/    /' >&2
+  else
+    echo "hostile: ok   $name (exit $rc, ${secs}s, ${mem} KB)"
+  fi
+}
+
+# 1. a huge litmus file (4 columns of stores and loads): --timeout covers
+#    parsing, the report is partial
+awk -v N=$lines 'BEGIN { print "X86 BIG"; print "{ x=0; y=0; }";
+  print " P0          | P1          | P2          | P3          ;";
+  for (i = 0; i < N; i++)
+    if (i % 2 == 0) print " MOV [x],$1  | MOV [y],$1  | MOV [x],$2  | MOV [y],$2  ;";
+    else            print " MOV EAX,[y] | MOV EAX,[x] | MOV EBX,[y] | MOV EBX,[x] ;";
+  print "exists (0:EAX=0 /\\ 1:EAX=0)" }' > "$tmp/big.litmus"
+expect "huge litmus ($(wc -c < "$tmp/big.litmus") bytes), --timeout 3" 3 3 "PARTIAL" -- \
+  explore "$tmp/big.litmus" --timeout 3
+expect "huge litmus, --timeout 0.2 (while parsing)" 3 0.2 "PARTIAL" -- \
+  explore "$tmp/big.litmus" --timeout 0.2
+
+# 2. many long threads of alternating stores and loads, every explorer
+awk -v T=$big_t -v N=$big_n 'BEGIN { print "var x = 0, y = 0;";
+  for (t = 0; t < T; t++) { printf "thread P%d {\n", t;
+    for (i = 0; i < N; i++)
+      if (i % 2 == 0) printf "  %s = %d;\n", (i % 4 == 0 ? "x" : "y"), i + 1;
+      else printf "  r%d = %s;\n", i % 8, (i % 4 == 1 ? "y" : "x");
+    print "}" } }' > "$tmp/threads.wmx"
+for algo in rfsmc naive stateful rfstate; do
+  expect "$big_t x $big_n statements, $algo, --timeout 1" 3 1 "PARTIAL: stopped: timeout" -- \
+    explore "$tmp/threads.wmx" --algo $algo --timeout 1
+done
+expect "$big_t x $big_n statements, odpor sc, --timeout 1" 3 1 "PARTIAL" -- \
+  explore "$tmp/threads.wmx" --algo odpor --model sc --timeout 1
+expect "$big_t x $big_n statements, robust, --timeout 1" 3 1 "" -- \
+  robust "$tmp/threads.wmx" --timeout 1
+expect "$big_t x $big_n statements, --max-memory 64M" 3 30 "memory limit" -- \
+  explore "$tmp/threads.wmx" --max-memory 64M --timeout 30
+# the issue's case: 4 threads of 500
+awk 'BEGIN { print "var x = 0, y = 0;";
+  for (t = 0; t < 4; t++) { printf "thread P%d {\n", t;
+    for (i = 0; i < 500; i++)
+      if (i % 2 == 0) printf "  %s = %d;\n", (i % 4 == 0 ? "x" : "y"), i + 1;
+      else printf "  r%d = %s;\n", i % 8, (i % 4 == 1 ? "y" : "x");
+    print "}" } }' > "$tmp/g.wmx"
+expect "4 x 500, --timeout 1" 3 1 "stopped: timeout after 1 s" -- explore "$tmp/g.wmx" --timeout 1
+
+# 3. nesting 10 000 deep: a located error, exit 2
+awk 'BEGIN { s = ""; for (i = 0; i < 10000; i++) s = s "(";
+  t = ""; for (i = 0; i < 10000; i++) t = t ")";
+  print "var x = 0;"; print "thread P0 { r0 = " s "1" t "; }" }' > "$tmp/deep.wmx"
+expect "10 000 parentheses in .wmx" 2 5 "deep.wmx:2:" -- explore "$tmp/deep.wmx"
+awk 'BEGIN { s = ""; for (i = 0; i < 10000; i++) s = s "if (r0 == 0) { ";
+  t = ""; for (i = 0; i < 10000; i++) t = t "} ";
+  print "var x = 0;"; print "thread P0 { r0 = x; " s "x = 1; " t "}" }' > "$tmp/blocks.wmx"
+expect "10 000 nested blocks in .wmx" 2 5 "blocks.wmx:2:" -- explore "$tmp/blocks.wmx"
+awk 'BEGIN { s = ""; for (i = 0; i < 10000; i++) s = s "(";
+  t = ""; for (i = 0; i < 10000; i++) t = t ")";
+  print "X86 DEEP"; print "{ x=0; }"; print " P0 ;"; print " MOV EAX,[x] ;";
+  print "exists " s "0:EAX=0" t }' > "$tmp/deep.litmus"
+expect "10 000 parentheses in a litmus condition" 2 5 "deep.litmus:5:" -- explore "$tmp/deep.litmus"
+
+# 4. random bytes, raw and behind a litmus header: no crash, no hang
+head -c 200000 /dev/urandom > "$tmp/random.wmx"
+expect "random bytes as .wmx" "2" 5 "" -- explore "$tmp/random.wmx" --timeout 5
+{ printf 'X86 R\n{ x=0; }\n P0 ;\n'; head -c 200000 /dev/urandom; } > "$tmp/random.litmus"
+expect "random bytes after a litmus header" "2" 5 "" -- explore "$tmp/random.litmus" --timeout 5
+head -c 50000 /dev/urandom > "$tmp/random.trace"
+expect "random bytes as a trace" "2" 5 "" -- check "$tmp/random.trace"
+
+# 5. a trace naming itself as its program
+printf 'program %s\nmodel tso\nstep P0\nend\n' "$tmp/self.trace" > "$tmp/self.trace"
+expect "a trace naming itself" 2 5 "self.trace" -- check "$tmp/self.trace"
+printf 'program self2.trace\nmodel tso\nend\n' > "$tmp/self2.trace"
+(cd "$tmp" && expect "a trace naming itself (relative)" 2 5 "self2.trace" -- check self2.trace)
+expect "a trace naming itself, graph" 2 5 "self.trace" -- graph "$tmp/self.trace" -o "$tmp/g.dot"
+
+# 6. a straight-line TSO thread with more stores than the old 4096 cap: an
+#    ordinary run (exit 0), no "store buffer full" violation
+awk 'BEGIN { print "var x = 0, y = 0;"; print "thread P0 {";
+  for (i = 1; i <= 6000; i++) printf "  x = %d;\n", i; print "  r1 = y;"; print "}";
+  print "thread P1 { y = 1; r0 = y; }" }' > "$tmp/stores.wmx"
+for model in tso pso; do
+  expect "6000 stores in one $model thread" 0 10 "" -- explore "$tmp/stores.wmx" --model $model --timeout 10
+  if grep -q 'store buffer full\|violate' "$tmp/out"; then
+    fail=$((fail + 1)); echo "hostile: FAIL 6000 stores reported as a violation" >&2
+  fi
+done
+
+# ... and one that does fill its buffer (200 threads share the per-state
+# cap): a limit, reported once, exit 3, not an assertion failure
+awk 'BEGIN { print "var x = 0;"; print "thread P0 { while (1) bound 100000 { x = 1; } }";
+  for (t = 1; t < 200; t++) printf "thread P%d { r0 = 1; }\n", t }' > "$tmp/cap.wmx"
+expect "store buffer cap reached" 3 20 "stopped: store buffer limit of" -- explore "$tmp/cap.wmx" --timeout 20
+if grep -q 'violate' "$tmp/out" || [ "$(grep -c 'store buffer' "$tmp/out")" -gt 2 ]; then
+  fail=$((fail + 1)); echo "hostile: FAIL the buffer cap was reported as a violation or more than once" >&2
+fi
+
+# 7. Ctrl-C: SIGINT after 1 s ends the run with a partial report
+n=$((n + 1))
+t0=$(now)
+"$WMX" explore "$tmp/threads.wmx" --timeout 60 >"$tmp/out" 2>&1 &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+secs=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
+if [ $rc -ne 3 ] || ! grep -q 'interrupted (Ctrl-C)' "$tmp/out" ||
+   awk -v s="$secs" -v m="$margin" 'BEGIN { exit !(s > 1 + m) }'; then
+  fail=$((fail + 1)); echo "hostile: FAIL Ctrl-C: exit $rc after ${secs}s" >&2
+  head -c 400 "$tmp/out" | sed 's/^/    /' >&2
+else
+  echo "hostile: ok   Ctrl-C after 1 s (exit $rc, ${secs}s)"
+fi
+
+echo "hostile: $((n - fail)) of $n as expected"
+[ $fail -eq 0 ]
