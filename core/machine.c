@@ -115,9 +115,8 @@ static int thread_bufcap(const ir_thread *th)
 wmx_machine *machine_new(const wmx_program *prog, wmx_model model, wmx_error *err)
 {
     if (prog->pgas_ranks > 0) {     /* PGAS programs run on core/pgas_machine.h */
-        wmx_error_set(err, prog->file, 0, 0, "'%s' is a PGAS program: run 'wmx explore' or "
-                      "'wmx robust' on it (the interactive explorer does not step PGAS programs)",
-                      prog->name);
+        wmx_error_set(err, prog->file, 0, 0, "'%s' is a PGAS program: this command does not "
+                      "take one (explore, robust and the interactive explorer do)", prog->name);
         return NULL;
     }
     if (prog->nthreads > WMX_MAX_THREADS) {

@@ -49,6 +49,12 @@ grep -q 'a1=b1 *bar' "$tmp/t" && grep -q 'c1=d1 *load R0:y' "$tmp/t" &&
     grep -q 'a2 *popb R0:y' "$tmp/t" && grep -q 'b2 *write q0' "$tmp/t" && grep -q 'c2=d2 *bar' "$tmp/t" ||
     bad "1to1 text: not the Lemma 17 form of Example 18"
 
+# -- the hb graph as Graphviz text: ranks as clusters, the cycle in red
+"$WMX" robust "$root/examples/pgas/1to1.wmx" --dot "$tmp/hb.dot" > /dev/null 2>&1
+[ $? = 1 ] || bad "robust --dot: exit code"
+grep -q 'subgraph cluster_r1' "$tmp/hb.dot" && grep -q 'color=red' "$tmp/hb.dot" &&
+    grep -q 'dir=none' "$tmp/hb.dot" || bad "robust --dot: clusters, cycle or <-> edges missing"
+
 # -- explore
 "$WMX" explore "$root/examples/pgas/1to1.wmx" > "$tmp/e" 2>&1
 rc=$?
