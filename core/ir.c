@@ -14,6 +14,7 @@ wmx_program *ir_program_new(const char *name, const char *file, const char *arch
     p->arch = wmx_strdup(arch ? arch : "wmx");
     p->cond_root = -1;
     p->quant = Q_NONE;
+    p->pgas_rank_reg = p->pgas_nranks_reg = -1;
     return p;
 }
 
@@ -112,6 +113,7 @@ ir_instr ir_instr_init(ir_kind kind, wmx_srcloc loc)
     in.addr.var = -1;
     in.addr.index = -1;
     in.addr.ptr = -1;
+    in.addr2 = in.addr;
     in.dst = in.dst2 = -1;
     in.e1 = in.e2 = -1;
     in.cmp = OP_EQ;
@@ -290,6 +292,7 @@ bool ir_is_visible(const ir_instr *in)
     switch (in->kind) {
     case I_LOAD: case I_STORE: case I_FENCE: case I_XCHG:
     case I_FAA: case I_CAS: case I_AWAIT:
+    case I_PREAD: case I_PWRITE: case I_BARRIER:
         return true;
     default:
         return false;

@@ -25,6 +25,10 @@
 
 typedef int64_t wmx_val;
 
+/* PGAS limits: ranks 1..WMX_PGAS_MAX_RANKS, queue ids 0..WMX_PGAS_MAX_QUEUES-1 */
+#define WMX_PGAS_MAX_RANKS  16
+#define WMX_PGAS_MAX_QUEUES 8
+
 /* A position in a source file (1-based; 0 = unknown). */
 typedef struct wmx_srcloc {
     int line, col;
@@ -80,12 +84,18 @@ typedef enum ir_kind {
     I_ASSERT,   /* assertion violation unless e1 != 0 */
     I_LET,      /* dst = e1 */
     I_JUMP,     /* if e1 < 0 or e1 != 0: pc = target */
-    I_HALT      /* thread ends (herd `ret`) */
+    I_HALT,     /* thread ends (herd `ret`) */
+    /* PGAS (core/pgas_machine.h; only in programs with pgas_ranks > 0):
+     * addr = local address, addr2 = remote address, e1 = rank, e2 = queue */
+    I_PREAD,    /* read(local, R, remote, q) */
+    I_PWRITE,   /* write(local, R, remote, q) */
+    I_BARRIER   /* barrier */
 } ir_kind;
 
 typedef struct ir_instr {
     ir_kind kind;
     ir_addr addr;        /* memory operand for LOAD/STORE/XCHG/FAA/CAS/AWAIT */
+    ir_addr addr2;       /* PGAS read/write: the remote address */
     int dst;             /* destination register, -1 = discard */
     int dst2;            /* CAS success flag register, -1 = none */
     int e1, e2;          /* expressions, -1 = none */
@@ -173,6 +183,12 @@ typedef struct wmx_program {
     char *cond_text;     /* the condition as written, for reports */
     int nobserved;       /* extra observed locations (herd `locations [...]`) */
     cond_lhs *observed;
+    /* PGAS programs (`ranks N; spmd {...}`): pgas_ranks > 0, one thread
+     * (the spmd code) that every rank runs; `rank` and `nranks` are
+     * registers of it that the PGAS machine sets per rank. */
+    int pgas_ranks;
+    int pgas_rank_reg, pgas_nranks_reg;
+    int pgas_queues;     /* queue ids 0..pgas_queues-1 (doc/pgas.md) */
 } wmx_program;
 
 /* ---- construction (used by the parsers) ---------------------------- */

@@ -136,6 +136,12 @@ typedef struct parser {
     size_t cap_text;
 
     bool have_name;
+
+    /* PGAS: `ranks N;` seen (ranks_line > 0), inside the spmd block */
+    int ranks_line, ranks_col;
+    bool in_spmd;
+    int max_queue;            /* largest constant queue id, -1 = none */
+    bool queue_dynamic;       /* some queue id is not a constant */
 } parser;
 
 static void fail_at(parser *ps, int line, int col, const char *fmt, ...)
@@ -1074,6 +1080,9 @@ static void parse_rmw(parser *ps, size_t start, int dst, int dst2)
     char kw[MAX_IDENT + 1];
     ident_text(ps, kw);
     int line = ps->cur.line, col = ps->cur.col;
+    if (ps->in_spmd)
+        fail_at(ps, line, col, "'%s' is not a PGAS command (an spmd block has loads, stores, "
+                "read, write and barrier)", kw);
     advance(ps);
     ir_kind kind = strcmp(kw, "xchg") == 0 ? I_XCHG : strcmp(kw, "faa") == 0 ? I_FAA
                  : strcmp(kw, "cas") == 0 ? I_CAS : I_AWAIT;
@@ -1168,6 +1177,8 @@ static void parse_assign(parser *ps, size_t start)
         emit(ps, &in);
         return;
     }
+    if (ps->in_spmd && (strcmp(name, "rank") == 0 || strcmp(name, "nranks") == 0))
+        fail_at(ps, line, col, "'%s' is a constant in an spmd block; it cannot be assigned", name);
     if (is(ps, T_LBRACK))
         fail_at(ps, line, col, "unknown array '%s'", name);
     if (is(ps, T_LPAREN))
@@ -1222,6 +1233,95 @@ static void parse_assign(parser *ps, size_t start)
     emit(ps, &in);
 }
 
+/* ---- PGAS statements: read(...), write(...), barrier --------------- */
+
+/* `read(` / `write(` / `barrier;` - words that stay usable as register
+ * names elsewhere, so they are recognised by what follows them. */
+static bool at_pgas_stmt(parser *ps)
+{
+    if (!is(ps, T_IDENT))
+        return false;
+    bool rw = is_kw(ps, "read") || is_kw(ps, "write");
+    bool bar = is_kw(ps, "barrier");
+    if (!rw && !bar)
+        return false;
+    /* peek the next visible character without consuming a token */
+    size_t i = ps->cur.end;
+    for (;;) {
+        while (i < ps->len && (ps->src[i] == ' ' || ps->src[i] == '\t' || ps->src[i] == '\n' ||
+                               ps->src[i] == '\r' || ps->src[i] == '\f' || ps->src[i] == '\v'))
+            i++;
+        if (i + 1 < ps->len && ps->src[i] == '/' && ps->src[i + 1] == '/') {
+            while (i < ps->len && ps->src[i] != '\n')
+                i++;
+            continue;
+        }
+        if (i + 1 < ps->len && ps->src[i] == '/' && ps->src[i + 1] == '*') {
+            i += 2;
+            while (i + 1 < ps->len && !(ps->src[i] == '*' && ps->src[i + 1] == '/'))
+                i++;
+            i += 2;
+            continue;
+        }
+        break;
+    }
+    int c = i < ps->len ? (unsigned char)ps->src[i] : -1;
+    return rw ? c == '(' : c == ';';
+}
+
+static void note_queue(parser *ps, int n)
+{
+    const node *x = &ps->nodes[n];
+    if (x->kind == N_NUM) {
+        if (x->value < 0 || x->value >= WMX_PGAS_MAX_QUEUES)
+            fail_at(ps, x->line, x->col, "queue id %lld out of range (0..%d)",
+                    (long long)x->value, WMX_PGAS_MAX_QUEUES - 1);
+        if (x->value > ps->max_queue)
+            ps->max_queue = (int)x->value;
+    } else {
+        ps->queue_dynamic = true;
+    }
+}
+
+static void parse_pgas_stmt(parser *ps, size_t start)
+{
+    if (is_kw(ps, "barrier")) {
+        advance(ps);
+        size_t end = ps->prev_end;
+        expect_semi(ps, "'barrier'");
+        make_text(ps, start, end);
+        ir_instr in = instr(ps, I_BARRIER);
+        emit(ps, &in);
+        return;
+    }
+    bool is_read = is_kw(ps, "read");
+    const char *kw = is_read ? "read" : "write";
+    advance(ps);
+    char what[160];
+    snprintf(what, sizeof what, "'(' after '%s'", kw);
+    expect(ps, T_LPAREN, what);
+    snprintf(what, sizeof what, "a shared variable (my local address) as the first argument of '%s'", kw);
+    locref loc = parse_location(ps, what);
+    expect(ps, T_COMMA, "',' and the remote rank");
+    int r = parse_expr(ps);
+    expect(ps, T_COMMA, "',' and the remote address");
+    snprintf(what, sizeof what, "a shared variable (the remote address) as the third argument of '%s'", kw);
+    locref rem = parse_location(ps, what);
+    expect(ps, T_COMMA, "',' and the queue id");
+    int q = parse_expr(ps);
+    expect(ps, T_RPAREN, "')' after the 4 arguments");
+    size_t end = ps->prev_end;
+    expect_semi(ps, "statement");
+    note_queue(ps, q);
+    make_text(ps, start, end);
+    ir_instr in = instr(ps, is_read ? I_PREAD : I_PWRITE);
+    in.addr = lower_location(ps, loc.var, loc.index);
+    in.addr2 = lower_location(ps, rem.var, rem.index);
+    in.e1 = lower(ps, r);
+    in.e2 = lower(ps, q);
+    emit(ps, &in);
+}
+
 static void parse_stmt(parser *ps)
 {
     size_t start = begin_stmt(ps);
@@ -1235,6 +1335,22 @@ static void parse_stmt(parser *ps)
     }
     if (!is(ps, T_IDENT))
         fail_expected(ps, "a statement");
+    if (ps->in_spmd && (is_kw(ps, "fence") || at_rmw(ps))) {
+        char kw[MAX_IDENT + 1];
+        ident_text(ps, kw);
+        fail_at(ps, ps->cur.line, ps->cur.col,
+                "'%s' is not a PGAS command (an spmd block has loads, stores, read, write and barrier)", kw);
+    }
+    if (at_pgas_stmt(ps)) {
+        if (!ps->in_spmd) {
+            char kw[MAX_IDENT + 1];
+            ident_text(ps, kw);
+            fail_at(ps, ps->cur.line, ps->cur.col,
+                    "'%s' is a PGAS statement: it is only allowed in an 'spmd' block", kw);
+        }
+        parse_pgas_stmt(ps, start);
+        return;
+    }
     if (is_kw(ps, "fence")) {
         advance(ps);
         size_t end = ps->prev_end;
@@ -1638,11 +1754,64 @@ static void parse_condition(parser *ps)
         advance(ps);
 }
 
+/* ranks N; */
+static void parse_ranks(parser *ps)
+{
+    if (ps->ranks_line > 0)
+        fail_at(ps, ps->cur.line, ps->cur.col, "'ranks' is given twice");
+    if (ps->prog->nthreads > 0)
+        fail_at(ps, ps->cur.line, ps->cur.col, "'ranks' must come before the 'spmd' block");
+    ps->ranks_line = ps->cur.line;
+    ps->ranks_col = ps->cur.col;
+    advance(ps);
+    ps->prog->pgas_ranks = parse_small_int(ps, 1, WMX_PGAS_MAX_RANKS, "the number of ranks");
+    expect_semi(ps, "'ranks N'");
+}
+
+/* spmd { ... }: the one code of every rank, compiled as thread "spmd". */
+static void parse_spmd(parser *ps)
+{
+    int line = ps->cur.line, col = ps->cur.col;
+    if (ps->prog->nthreads > 0)
+        fail_at(ps, line, col, ps->prog->pgas_ranks > 0 && ps->in_spmd == false &&
+                               strcmp(ps->prog->threads[0].name, "spmd") == 0
+                ? "a PGAS program has exactly one 'spmd' block"
+                : "'spmd' cannot be mixed with 'thread' blocks");
+    if (ps->ranks_line == 0)
+        fail_at(ps, line, col, "an 'spmd' block needs a 'ranks N;' declaration before it");
+    if (ir_find_var(ps->prog, "rank") >= 0 || ir_find_var(ps->prog, "nranks") >= 0)
+        fail_at(ps, line, col, "'rank' and 'nranks' are constants of a PGAS program, not variables");
+    advance(ps);
+    ps->t = ir_add_thread(ps->prog, "spmd");
+    ps->nloops_made = 0;
+    ps->loop_depth = 0;
+    ps->prog->pgas_rank_reg = reg_written(ps, "rank", line, col);
+    ps->prog->pgas_nranks_reg = reg_written(ps, "nranks", line, col);
+    ps->in_spmd = true;
+    parse_block(ps);
+    ps->in_spmd = false;
+    check_reads(ps);
+}
+
 static void parse_program(parser *ps)
 {
     advance(ps);
+    ps->max_queue = -1;
     while (!is(ps, T_EOF)) {
-        if (is_kw(ps, "name")) {
+        if (is_kw(ps, "ranks") && ps->prog->nthreads == 0) {
+            parse_ranks(ps);
+        } else if (is_kw(ps, "spmd")) {
+            parse_spmd(ps);
+        } else if (ps->prog->pgas_ranks > 0 && ps->prog->nthreads > 0 &&
+                   (is_kw(ps, "thread") || is_kw(ps, "locations") || is_kw(ps, "exists") ||
+                    is_kw(ps, "forall") || is(ps, T_TILDE))) {
+            fail_at(ps, ps->cur.line, ps->cur.col, is_kw(ps, "thread")
+                    ? "'thread' cannot be mixed with an 'spmd' block"
+                    : "PGAS programs have no final condition; use 'assert' in the spmd block");
+        } else if (is_kw(ps, "thread") && ps->ranks_line > 0) {
+            fail_at(ps, ps->cur.line, ps->cur.col,
+                    "a program with 'ranks N;' runs one 'spmd { ... }' block, not threads");
+        } else if (is_kw(ps, "name")) {
             if (ps->prog->nthreads > 0 || ps->prog->quant != Q_NONE)
                 fail_at(ps, ps->cur.line, ps->cur.col, "'name' must come before the threads");
             parse_name(ps);
@@ -1671,8 +1840,15 @@ static void parse_program(parser *ps)
                               "('exists', '~exists', 'forall')");
         }
     }
+    if (ps->ranks_line > 0 && ps->prog->nthreads == 0)
+        fail_at(ps, ps->cur.line, ps->cur.col,
+                "a PGAS program ('ranks %d;' at line %d) needs one 'spmd { ... }' block",
+                ps->prog->pgas_ranks, ps->ranks_line);
     if (ps->prog->nthreads == 0)
         fail_at(ps, ps->cur.line, ps->cur.col, "the program has no threads");
+    if (ps->prog->pgas_ranks > 0)
+        ps->prog->pgas_queues = ps->queue_dynamic ? WMX_PGAS_MAX_QUEUES
+                                                  : ps->max_queue + 1 > 0 ? ps->max_queue + 1 : 1;
 }
 
 /* Default test name: the file's base name without its extension. */

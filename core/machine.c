@@ -128,6 +128,11 @@ static int thread_bufcap(const ir_thread *th)
 
 wmx_machine *machine_new(const wmx_program *prog, wmx_model model, wmx_error *err)
 {
+    if (prog->pgas_ranks > 0) {     /* PGAS programs run on core/pgas_machine.h */
+        wmx_error_set(err, prog->file, 0, 0, "'%s' is a PGAS program: this command does not "
+                      "take one (explore, robust and the interactive explorer do)", prog->name);
+        return NULL;
+    }
     if (prog->nthreads > WMX_MAX_THREADS) {
         wmx_error_set(err, prog->file, 0, 0, "too many threads (%d; at most %d)",
                       prog->nthreads, WMX_MAX_THREADS);

@@ -24,6 +24,7 @@ enum {
 };
 
 struct explore_opts;                /* core/explore.h */
+struct pgas_robust_result;          /* core/pgas.h */
 struct explore_result;
 
 typedef struct cmd_ctx {
@@ -45,6 +46,9 @@ typedef struct cmd_ctx {
      * for its executions list); `after` sees the result once it is printed. */
     void (*explore_before)(struct explore_opts *opts, struct cmd_ctx *ctx);
     void (*explore_after)(const struct explore_result *res, struct cmd_ctx *ctx);
+    /* REPL hook after `robust` on a PGAS program (src/cmd_pgas.c). */
+    void (*pgas_after_robust)(const wmx_program *p, const struct pgas_robust_result *res,
+                              struct cmd_ctx *ctx);
 } cmd_ctx;
 
 typedef int (*cmd_fn)(int argc, char **argv, cmd_ctx *ctx);

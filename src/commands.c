@@ -6,6 +6,7 @@
 #include "trace.h"
 #include "odpor.h"
 #include "plp.h"
+#include "cmd_pgas.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -197,6 +198,9 @@ static const wmx_program *get_program(cmd_ctx *ctx, const char *file, wmx_progra
 
 static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
 {
+    int pgas_rc;
+    if (pgas_dispatch("explore", argc, argv, ctx, &pgas_rc))
+        return pgas_rc;
     explore_opts opts;
     explore_opts_init(&opts);
     opts.cancel = ctx->cancel;

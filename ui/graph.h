@@ -147,6 +147,9 @@ typedef struct ui_graph_pane ui_graph_pane;
 void ui_graph_free(ui_state *ui);
 /* `graph hb|exec|wut|tree [...]` in the REPL (called by cmd_graph). */
 int ui_graph_cmd(int argc, char **argv, cmd_ctx *ctx);
+/* Shows a ready-made graph (taken over) in the graph pane, zoomed; it is
+ * not rebuilt from the session (PGAS mode). */
+void ui_graph_show(ui_state *ui, gx_graph *g);
 /* `export FILE.svg|png|pdf|dot` */
 int ui_export_cmd(int argc, char **argv, cmd_ctx *ctx);
 

@@ -47,6 +47,7 @@ void ui_init(ui_state *ui, cmd_ctx *ctx)
 void ui_free(ui_state *ui)
 {
     sess_free(&ui->sess);
+    ui_pgas_free(ui);
     ui_graph_free(ui);
     ui_game_free(ui);
     out_clear(&ui->out);
@@ -213,6 +214,12 @@ static void draw_status(ui_state *ui, int y)
         scr_put(s, 0, y, s->w, ST_STATUS, buf);
         return;
     }
+    if (!ss->prog && ui->pgas) {
+        snprintf(buf, sizeof buf, " %s | PGAS | step R | popa R q | popb R q | barrier | undo | robust | graph hb",
+                 ui_pgas_program(ui)->name);
+        scr_put(s, 0, y, s->w, ST_STATUS, buf);
+        return;
+    }
     if (!ss->prog) {
         snprintf(buf, sizeof buf, " wmx | %s | no program: `load FILE`", model_name(ss->model));
         scr_put(s, 0, y, s->w, ST_STATUS, buf);
@@ -331,6 +338,11 @@ void ui_draw(ui_state *ui)
             gh = A - 5;
         place(ui, PANE_GAME, 0, 0, W, gh);
         place(ui, ui->bottom, 0, gh, W, A - gh);
+    } else if (ui->pgas) {
+        /* PGAS mode: code, ranks and queues on top, output below */
+        int top = A * 3 / 5;
+        ui_pgas_draw(ui, s, 0, 0, W, top);
+        place(ui, ui->bottom, 0, top, W, A - top);
     } else {
         int nt = ss->prog ? ss->prog->nthreads : 1, nc = ss->prog ? ss->prog->ncells : 1;
         int RW = W * 2 / 5;

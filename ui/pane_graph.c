@@ -36,6 +36,7 @@ struct ui_graph_pane {
     bool center_sel;
     char err[600];
     char note[300];
+    bool fixed;                 /* p->g was handed in (ui_graph_show): never rebuilt */
 };
 
 static ui_graph_pane *gp(ui_state *ui)
@@ -59,6 +60,7 @@ static void drop_graph(ui_graph_pane *p)
         verify_result_free(&p->vr);
     p->have_vr = false;
     p->built = false;
+    p->fixed = false;
     p->err[0] = p->note[0] = '\0';
     p->sel = -1;
     p->panx = p->pany = 0;
@@ -118,7 +120,7 @@ static gx_graph *exec_graph(ui_state *ui, ui_graph_pane *p)
 static void refresh(ui_state *ui, ui_graph_pane *p, int w, int h, bool lay)
 {
     const ui_session *s = &ui->sess;
-    if (p->view == GX_HB || p->view == GX_EXEC) {
+    if (!p->fixed && (p->view == GX_HB || p->view == GX_EXEC)) {
         if (!s->prog) {
             drop_graph(p);
             snprintf(p->err, sizeof p->err, "no program loaded (use `load FILE`)");
@@ -137,7 +139,7 @@ static void refresh(ui_state *ui, ui_graph_pane *p, int w, int h, bool lay)
     }
     if (!p->g)
         return;
-    if (p->view == GX_HB || p->view == GX_EXEC)
+    if (!p->fixed && (p->view == GX_HB || p->view == GX_EXEC))
         gx_mark_steps(p->g, s->events, s->len, s->pos);
     if (!lay)
         return;
@@ -427,6 +429,19 @@ int ui_graph_cmd(int argc, char **argv, cmd_ctx *ctx)
         ui->zoom = true;
     }
     return rc;
+}
+
+void ui_graph_show(ui_state *ui, gx_graph *g)
+{
+    ui_graph_pane *p = gp(ui);
+    drop_graph(p);
+    p->view = g->view;
+    p->g = g;
+    p->fixed = true;
+    p->zoom = -1;
+    ui->focus = PANE_GRAPH;
+    ui->bottom = PANE_GRAPH;
+    ui->zoom = true;
 }
 
 int ui_export_cmd(int argc, char **argv, cmd_ctx *ctx)

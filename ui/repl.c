@@ -166,14 +166,17 @@ int ui_exec_line(ui_state *ui, const char *line, FILE *echo)
     c.err = err;
     c.cancel = ui->interactive ? &ui->cancel : ui->ctx->cancel;
     *c.cancel = 0;
-    c.current = ui->sess.prog;
+    c.current = ui->pgas ? ui_pgas_program(ui) : ui->sess.prog;
     c.current_model = ui->sess.model;
     c.ui = ui;
     c.trace_label = tmp[0] ? "current execution" : NULL;
     c.explore_before = ui_explore_before;
     c.explore_after = ui_explore_after;
+    c.pgas_after_robust = ui_pgas_after_robust;
     int bottom = ui->bottom;
-    int rc = cmd_run(argc, argv, &c);
+    int rc;
+    if (!ui_pgas_run(ui, argc, argv, &c, &rc))
+        rc = cmd_run(argc, argv, &c);
     *c.cancel = 0;
     /* the executions list gives the bottom area back to the output as soon
      * as another kind of command has something to say */
@@ -314,7 +317,10 @@ int ui_load(ui_state *ui, const char *path, FILE *out, FILE *errf)
     size_t pl = strlen(path);
     if (pl > 5 && strcmp(path + pl - 5, ".game") == 0) {
         rc = ui_game_load(ui, path, out, errf);     /* play mode */
+        if (rc == EXIT_OK)
+            ui_pgas_free(ui);
     } else if (trace) {
+        ui_pgas_free(ui);
         rc = load_trace(ui, path, out, errf);
     } else {
         wmx_program *p = wmx_load_program(path, &err);
@@ -324,6 +330,13 @@ int ui_load(ui_state *ui, const char *path, FILE *out, FILE *errf)
                 fprintf(errf, "(still showing %s)\n", ui->sess.prog->file);
             return EXIT_USAGE;
         }
+        if (p->pgas_ranks > 0) {
+            ui_game_free(ui);                       /* leaves play mode */
+            if (ui->focus == PANE_GAME)
+                ui->focus = PANE_SOURCE;
+            return ui_pgas_load(ui, p, out, errf);
+        }
+        ui_pgas_free(ui);
         if (sess_set_program(&ui->sess, p, &err) < 0) {
             fprintf(errf, "%s\n", wmx_error_format(&err, buf, sizeof buf));
             return EXIT_USAGE;

@@ -301,6 +301,7 @@ struct ui_state {
     ui_progress progress;
     struct ui_graph_pane *graph;    /* the graph pane's state (pane_graph.c), NULL until used */
     struct ui_game *game;           /* play mode (pane_game.c): a loaded .game, else NULL */
+    struct ui_pgas *pgas;           /* a loaded PGAS program (pane_pgas.c), else NULL */
     bool quit;
     bool interactive;       /* curses is running */
     cmd_ctx *ctx;           /* the batch context (cancel flag) */
@@ -367,6 +368,17 @@ int cmd_game_move(int argc, char **argv, cmd_ctx *ctx);
 int cmd_game_update(int argc, char **argv, cmd_ctx *ctx);
 int cmd_game_end(int argc, char **argv, cmd_ctx *ctx);
 int cmd_game_hint(int argc, char **argv, cmd_ctx *ctx);
+/* PGAS mode (pane_pgas.c): a PGAS program replaces the thread session. */
+typedef struct ui_pgas ui_pgas;
+struct pgas_robust_result;
+int ui_pgas_load(ui_state *ui, wmx_program *p, FILE *out, FILE *err);   /* takes p */
+void ui_pgas_free(ui_state *ui);
+const wmx_program *ui_pgas_program(const ui_state *ui);
+void ui_pgas_draw(ui_state *ui, ui_screen *s, int x, int y, int w, int h);
+/* step/popa/popb/barrier/undo/redo/restart/graph in PGAS mode: true when
+ * handled (*rc set). */
+bool ui_pgas_run(ui_state *ui, int argc, char **argv, cmd_ctx *ctx, int *rc);
+void ui_pgas_after_robust(const wmx_program *p, const struct pgas_robust_result *res, cmd_ctx *ctx);
 
 /* The explorer hooks put into cmd_ctx (repl_commands.c). */
 void ui_explore_before(explore_opts *o, cmd_ctx *ctx);

@@ -1,0 +1,471 @@
+/* cmd_pgas.c - `wmx explore` and `wmx robust` on PGAS programs (seed 001).
+ *
+ * cmd_explore and cmd_robust hand a PGAS program over to these at their
+ * start (pgas_dispatch), so each command keeps one name and one help entry.
+ *   wmx explore FILE [--ranks N] [--json] [--timeout S] [--max-states N]
+ *   wmx robust  FILE [--ranks N] [--json] [--method nf|search] [--timeout S] [--max-states N]
+ *               [--dot FILE]   (the violating computation's hb as Graphviz text)
+ * Exit codes: explore 0 / 1 (an assertion fails) / 2 / 3; robust 0 robust,
+ * 1 not robust, 2 input error, 3 a limit stopped it.
+ */
+#include "cli.h"
+#include "load.h"
+#include "pgas.h"
+#include "report.h"
+#include "cmd_pgas.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Options of explore/robust that take a value (to find FILE among argv). */
+static bool takes_value(const char *a)
+{
+    static const char *const v[] = { "--model", "--algo", "--max-traces", "--timeout", "--format",
+                                     "--dump-wut", "--ranks", "--max-states", "--method", "--max", NULL };
+    for (int i = 0; v[i]; i++)
+        if (strcmp(a, v[i]) == 0)
+            return true;
+    return false;
+}
+
+static const char *find_file(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            if (takes_value(argv[i]))
+                i++;
+            continue;
+        }
+        return argv[i];
+    }
+    return NULL;
+}
+
+static int num_opt(cmd_ctx *ctx, const char *cmd, const char *name, const char *v, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long n = v ? strtol(v, &end, 10) : 0;
+    if (!v || errno || *v == '\0' || *end != '\0' || n < lo || n > hi) {
+        fprintf(ctx->err, "wmx %s: %s needs a number from %ld to %ld\n", cmd, name, lo, hi);
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
+static void print_addr_json(FILE *out, const pgas_machine *m, const pgas_event *e)
+{
+    if (e->cell < 0) {
+        fputs("null", out);
+        return;
+    }
+    char c[128];
+    fprintf(out, "[%d, ", e->addr_rank);
+    json_string(out, ir_cell_name(pgas_program(m), e->cell, c, sizeof c));
+    fputc(']', out);
+}
+
+static const ir_instr *ev_instr(const pgas_machine *m, const pgas_event *e)
+{
+    const ir_thread *th = &pgas_program(m)->threads[0];
+    return e->instr >= 0 && e->instr < th->ninstrs ? &th->instrs[e->instr] : NULL;
+}
+
+static void print_event_json(FILE *out, const pgas_machine *m, const pgas_event *e, int index)
+{
+    const ir_instr *in = ev_instr(m, e);
+    fprintf(out, "{\"index\": %d, \"rank\": %d, \"kind\": \"%s\", \"address\": ", index, e->rank,
+            pgas_ev_name(e->kind));
+    print_addr_json(out, m, e);
+    if (e->cell >= 0)
+        fprintf(out, ", \"value\": %lld", (long long)e->value);
+    if (e->queue >= 0)
+        fprintf(out, ", \"queue\": %d", e->queue);
+    fprintf(out, ", \"line\": %d, \"text\": ", in ? in->loc.line : 0);
+    json_string(out, in && in->text ? in->text : "");
+    fputc('}', out);
+}
+
+static void event_short(const pgas_machine *m, const pgas_event *e, char *buf, size_t n)
+{
+    char c[128];
+    if (e->cell >= 0)
+        snprintf(buf, n, "%s R%d:%s", pgas_ev_name(e->kind), e->addr_rank,
+                 ir_cell_name(pgas_program(m), e->cell, c, sizeof c));
+    else if (e->queue >= 0)
+        snprintf(buf, n, "%s q%d", pgas_ev_name(e->kind), e->queue);
+    else
+        snprintf(buf, n, "%s", pgas_ev_name(e->kind));
+}
+
+/* ---- explore ---- */
+
+static int pgas_explore_cmd(int argc, char **argv, cmd_ctx *ctx, const wmx_program *p)
+{
+    pgas_opts o;
+    pgas_opts_init(&o);
+    o.cancel = ctx->cancel;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        long n;
+        if (strcmp(a, "--ranks") == 0) {
+            if (num_opt(ctx, "explore", "--ranks", i + 1 < argc ? argv[++i] : NULL, 1, WMX_PGAS_MAX_RANKS, &n))
+                return EXIT_USAGE;
+            o.nranks = (int)n;
+        } else if (strcmp(a, "--max-states") == 0) {
+            if (num_opt(ctx, "explore", "--max-states", i + 1 < argc ? argv[++i] : NULL, 1, 1000000000L, &n))
+                return EXIT_USAGE;
+            o.max_states = n;
+        } else if (strcmp(a, "--timeout") == 0) {
+            const char *v = i + 1 < argc ? argv[++i] : NULL;
+            char *end;
+            double d = v ? strtod(v, &end) : -1;
+            if (!v || *end || d < 0) {
+                fprintf(ctx->err, "wmx explore: --timeout needs seconds\n");
+                return EXIT_USAGE;
+            }
+            o.timeout_s = d;
+        } else if (strcmp(a, "--json") == 0) {
+            json = true;
+        } else if (strcmp(a, "--format") == 0 && i + 1 < argc &&
+                   (strcmp(argv[i + 1], "json") == 0 || strcmp(argv[i + 1], "text") == 0)) {
+            json = strcmp(argv[++i], "json") == 0;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(ctx->err, "wmx explore: option '%s' does not apply to PGAS programs "
+                              "(--ranks, --json, --timeout, --max-states)\n", a);
+            return EXIT_USAGE;
+        }
+    }
+    pgas_explore_result res;
+    wmx_error err = { 0 };
+    if (pgas_explore(p, &o, &res, &err) < 0) {
+        char buf[1024];
+        fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+        pgas_explore_result_free(&res);
+        return EXIT_USAGE;
+    }
+    wmx_error e2 = { 0 };
+    pgas_machine *m = pgas_machine_new(p, o.nranks, o.qcap, &e2);
+    const ir_thread *th = &p->threads[0];
+    if (json) {
+        fprintf(ctx->out, "{\"test\": ");
+        json_string(ctx->out, p->name);
+        fprintf(ctx->out, ", \"ranks\": %d, \"queues\": %d, \"states\": %ld, \"complete\": %s, "
+                "\"time_s\": %.6f, \"final_states\": [", res.nranks, res.nqueues, res.states,
+                res.complete ? "true" : "false", res.time_s);
+        for (int i = 0; i < res.nfinal; i++) {
+            fputs(i ? ", " : "", ctx->out);
+            json_string(ctx->out, res.final_text[i]);
+        }
+        fprintf(ctx->out, "], \"blocked\": %ld, \"assertion_failures\": [", res.nblocked);
+        for (int i = 0; i < res.nfail; i++) {
+            const ir_instr *in = &th->instrs[res.fails[i].instr];
+            fprintf(ctx->out, "%s{\"rank\": %d, \"line\": %d, \"col\": %d, \"text\": ", i ? ", " : "",
+                    res.fails[i].rank, in->loc.line, in->loc.col);
+            json_string(ctx->out, in->text ? in->text : "");
+            fprintf(ctx->out, ", \"witness\": [");
+            for (int k = 0; k < res.fails[i].witness.len; k++) {
+                char b[64];
+                pgas_transition_name(&res.fails[i].witness.steps[k], b, sizeof b);
+                fputs(k ? ", " : "", ctx->out);
+                json_string(ctx->out, b);
+            }
+            fprintf(ctx->out, "]}");
+        }
+        fprintf(ctx->out, "]}\n");
+    } else {
+        fprintf(ctx->out, "Test %s: PGAS, %d ranks, %d queue%s per rank: %ld states%s\n", p->name,
+                res.nranks, res.nqueues, res.nqueues == 1 ? "" : "s", res.states,
+                res.complete ? "" : " (incomplete: a limit stopped the run)");
+        fprintf(ctx->out, "Terminated states (%d):\n", res.nfinal);
+        for (int i = 0; i < res.nfinal; i++)
+            fprintf(ctx->out, "  %s\n", res.final_text[i]);
+        fprintf(ctx->out, "Blocked computations (assume false, or a barrier never passed): %ld\n",
+                res.nblocked);
+        if (res.nfail == 0)
+            fprintf(ctx->out, "No assertion fails.\n");
+        for (int i = 0; i < res.nfail; i++) {
+            const ir_instr *in = &th->instrs[res.fails[i].instr];
+            fprintf(ctx->out, "%s:%d:%d: assertion fails on rank %d: %s\n", p->file, in->loc.line,
+                    in->loc.col, res.fails[i].rank, in->text ? in->text : "");
+            if (m) {
+                pgas_event *ev;
+                int nev;
+                pgas_replay(m, &res.fails[i].witness, &ev, &nev);
+                fprintf(ctx->out, "  witness:\n");
+                for (int k = 0; k < nev; k++) {
+                    char d[512];
+                    pgas_describe(m, &ev[k], d, sizeof d);
+                    fprintf(ctx->out, "  %3d  %s\n", k + 1, d);
+                }
+                free(ev);
+            }
+        }
+    }
+    int rc = res.nfail ? EXIT_FAIL : !res.complete ? EXIT_LIMIT : EXIT_OK;
+    if (!res.complete)
+        fprintf(ctx->err, "wmx: partial result: stopped by %s\n", res.stop_reason);
+    pgas_machine_free(m);
+    pgas_explore_result_free(&res);
+    return rc;
+}
+
+/* ---- robust ---- */
+
+/* Graphviz text of the violating computation's hb: one cluster per rank,
+ * po solid, cf dashed, <-> thick grey without arrow heads, the cycle's
+ * steps red (a po+ step of the cycle is drawn as one red edge). */
+void pgas_write_dot(FILE *out, const wmx_program *p, const pgas_robust_result *res)
+{
+    wmx_error err = { 0 };
+    pgas_machine *m = pgas_machine_new(p, res->nranks, 0, &err);
+    if (!m)
+        return;
+    bool *in_cycle = calloc((size_t)res->nevents + 1, sizeof *in_cycle);
+    for (int i = 0; i < res->ncycle; i++)
+        in_cycle[res->cycle[i].event] = true;
+    fprintf(out, "digraph hb {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n");
+    fprintf(out, "  label=\"%s: happens-before of a violating computation (red: the cycle)\";\n", p->name);
+    for (int r = 0; r < res->nranks; r++) {
+        fprintf(out, "  subgraph cluster_r%d {\n    label=\"rank %d\";\n", r, r);
+        for (int i = 0; i < res->nevents; i++) {
+            const pgas_event *e = &res->events[i];
+            if (e->rank != r)
+                continue;
+            char d[160];
+            event_short(m, e, d, sizeof d);
+            const ir_instr *in = ev_instr(m, e);
+            const char *role = "";
+            for (int k = 0; k < res->ncycle; k++)
+                if (res->cycle[k].event == i)
+                    role = res->cycle[k].role;
+            fprintf(out, "    e%d [label=\"#%d %s\\nline %d%s%s\"%s];\n", i, i + 1, d, in ? in->loc.line : 0,
+                    *role ? "  " : "", role, in_cycle[i] ? ", color=red, penwidth=2" : "");
+        }
+        fprintf(out, "  }\n");
+    }
+    pgas_edge *edges;
+    int ne = pgas_hb_edges(m, res->events, res->nevents, &edges);
+    for (int i = 0; i < ne; i++) {
+        const pgas_edge *x = &edges[i];
+        const char *style = x->kind == PGAS_EDGE_PO ? "label=\"po\""
+                          : x->kind == PGAS_EDGE_CF ? "style=dashed, color=blue, label=\"cf\""
+                          : "dir=none, style=bold, color=gray50, penwidth=3, label=\"<->\"";
+        fprintf(out, "  e%d -> e%d [%s];\n", x->from, x->to, style);
+    }
+    for (int i = 0; i < res->ncycle; i++) {
+        int a = res->cycle[i].event, b = res->cycle[(i + 1) % res->ncycle].event;
+        fprintf(out, "  e%d -> e%d [color=red, penwidth=2, constraint=false];\n", a, b);
+    }
+    fprintf(out, "}\n");
+    free(edges);
+    free(in_cycle);
+    pgas_machine_free(m);
+}
+
+void pgas_print_robust(FILE *out, const wmx_program *p, const pgas_robust_result *res, bool json)
+{
+    wmx_error err = { 0 };
+    pgas_machine *m = pgas_machine_new(p, res->nranks, 0, &err);
+    if (!m)
+        return;
+    if (json) {
+        fprintf(out, "{\"test\": ");
+        json_string(out, p->name);
+        fprintf(out, ", \"robust\": %s, \"ranks\": %d, \"queues\": %d, \"method\": \"%s\", "
+                "\"states\": %ld, \"time_s\": %.6f, \"complete\": %s",
+                res->robust ? "true" : "false", res->nranks, res->nqueues, pgas_method_name(res->method),
+                res->states, res->time_s, res->complete ? "true" : "false");
+        if (!res->complete && res->stop_reason) {
+            fprintf(out, ", \"stop_reason\": ");
+            json_string(out, res->stop_reason);
+        }
+        fprintf(out, ", \"cycle\": ");
+        if (res->robust || res->ncycle == 0) {
+            fputs("null", out);
+        } else {
+            fputc('[', out);
+            for (int i = 0; i < res->ncycle; i++) {
+                const pgas_cycle_elem *c = &res->cycle[i];
+                const pgas_event *e = &res->events[c->event];
+                const ir_instr *in = ev_instr(m, e);
+                fprintf(out, "%s{\"rank\": %d, \"kind\": \"%s\", \"address\": ", i ? ", " : "",
+                        e->rank, pgas_ev_name(e->kind));
+                print_addr_json(out, m, e);
+                fprintf(out, ", \"line\": %d, \"role\": \"%s\", \"segment\": %d, \"event\": %d}",
+                        in ? in->loc.line : 0, c->role, c->seg + 1, c->event);
+            }
+            fputc(']', out);
+        }
+        fprintf(out, ", \"computation\": ");
+        if (res->robust) {
+            fputs("null", out);
+        } else {
+            fputc('[', out);
+            for (int i = 0; i < res->nevents; i++) {
+                fputs(i ? ", " : "", out);
+                print_event_json(out, m, &res->events[i], i);
+            }
+            fprintf(out, "], \"steps\": [");
+            for (int i = 0; i < res->computation.len; i++) {
+                char b[64];
+                pgas_transition_name(&res->computation.steps[i], b, sizeof b);
+                fputs(i ? ", " : "", out);
+                json_string(out, b);
+            }
+            fputc(']', out);
+        }
+        fprintf(out, "}\n");
+        pgas_machine_free(m);
+        return;
+    }
+    fprintf(out, "Test %s: PGAS, %d ranks, %d queue%s per rank; method %s: %ld states, %.3f s\n",
+            p->name, res->nranks, res->nqueues, res->nqueues == 1 ? "" : "s",
+            pgas_method_name(res->method), res->states, res->time_s);
+    if (res->robust) {
+        if (res->complete)
+            fprintf(out, "Robust: no computation has a happens-before cycle (po, cf, <->) outside <->.\n");
+        else
+            fprintf(out, "No violation found, but a limit (%s) stopped the search: robustness unknown.\n",
+                    res->stop_reason ? res->stop_reason : "?");
+        pgas_machine_free(m);
+        return;
+    }
+    fprintf(out, "Not robust: this computation has a happens-before cycle that is not inside <->.\n");
+    if (res->ncycle > 0) {
+        fprintf(out, "Cycle (seed Lemma 17: a_i <->* b_i ->po* c_i <->* d_i ~> a_i+1, ~> = cf or <->):\n");
+        for (int i = 0; i < res->ncycle; i++) {
+            const pgas_cycle_elem *c = &res->cycle[i];
+            const pgas_event *e = &res->events[c->event];
+            const ir_instr *in = ev_instr(m, e);
+            char role[64] = "", d[160];
+            /* "a" "b=c" -> "a1", "b1=c1" */
+            for (const char *r = c->role; *r; r++) {
+                size_t l = strlen(role);
+                if (*r == '=')
+                    snprintf(role + l, sizeof role - l, "=");
+                else
+                    snprintf(role + l, sizeof role - l, "%c%d", *r, c->seg + 1);
+            }
+            event_short(m, e, d, sizeof d);
+            fprintf(out, "  rank %d  %-14s %-16s #%-3d line %d: %s\n", e->rank, role, d, c->event + 1,
+                    in ? in->loc.line : 0, in && in->text ? in->text : "");
+        }
+        fprintf(out, "  (then back to the first)\n");
+    }
+    fprintf(out, "Violating computation (%d events; replay it in the explorer):\n", res->nevents);
+    for (int i = 0; i < res->nevents; i++) {
+        char d[512];
+        pgas_describe(m, &res->events[i], d, sizeof d);
+        fprintf(out, "  %3d  %s\n", i + 1, d);
+    }
+    pgas_machine_free(m);
+}
+
+static int pgas_robust_cmd(int argc, char **argv, cmd_ctx *ctx, const wmx_program *p)
+{
+    pgas_opts o;
+    pgas_opts_init(&o);
+    o.cancel = ctx->cancel;
+    bool json = false;
+    const char *dot = NULL;
+    pgas_method method = PGAS_SEARCH;   /* the faster one (bench/pgas.sh) */
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        long n;
+        if (strcmp(a, "--ranks") == 0) {
+            if (num_opt(ctx, "robust", "--ranks", i + 1 < argc ? argv[++i] : NULL, 1, WMX_PGAS_MAX_RANKS, &n))
+                return EXIT_USAGE;
+            o.nranks = (int)n;
+        } else if (strcmp(a, "--max-states") == 0) {
+            if (num_opt(ctx, "robust", "--max-states", i + 1 < argc ? argv[++i] : NULL, 1, 1000000000L, &n))
+                return EXIT_USAGE;
+            o.max_states = n;
+        } else if (strcmp(a, "--timeout") == 0) {
+            const char *v = i + 1 < argc ? argv[++i] : NULL;
+            char *end;
+            double d = v ? strtod(v, &end) : -1;
+            if (!v || *end || d < 0) {
+                fprintf(ctx->err, "wmx robust: --timeout needs seconds\n");
+                return EXIT_USAGE;
+            }
+            o.timeout_s = d;
+        } else if (strcmp(a, "--method") == 0) {
+            const char *v = i + 1 < argc ? argv[++i] : "";
+            if (strcmp(v, "nf") == 0)
+                method = PGAS_NF;
+            else if (strcmp(v, "search") == 0)
+                method = PGAS_SEARCH;
+            else {
+                fprintf(ctx->err, "wmx robust: --method needs nf or search\n");
+                return EXIT_USAGE;
+            }
+        } else if (strcmp(a, "--json") == 0) {
+            json = true;
+        } else if (strcmp(a, "--dot") == 0) {
+            dot = i + 1 < argc ? argv[++i] : NULL;
+            if (!dot) {
+                fprintf(ctx->err, "wmx robust: --dot needs a file name\n");
+                return EXIT_USAGE;
+            }
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(ctx->err, "wmx robust: option '%s' does not apply to PGAS programs "
+                              "(--ranks, --json, --method, --timeout, --max-states, --dot)\n", a);
+            return EXIT_USAGE;
+        }
+    }
+    pgas_robust_result res;
+    wmx_error err = { 0 };
+    if (pgas_robust(p, method, &o, &res, &err) < 0) {
+        char buf[1024];
+        fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
+        pgas_robust_result_free(&res);
+        return EXIT_USAGE;
+    }
+    pgas_print_robust(ctx->out, p, &res, json);
+    if (dot && !res.robust) {
+        FILE *f = strcmp(dot, "-") == 0 ? ctx->out : fopen(dot, "w");
+        if (!f) {
+            fprintf(ctx->err, "wmx robust: cannot write %s\n", dot);
+            pgas_robust_result_free(&res);
+            return EXIT_USAGE;
+        }
+        pgas_write_dot(f, p, &res);
+        if (f != ctx->out)
+            fclose(f);
+    }
+    if (ctx->pgas_after_robust)
+        ctx->pgas_after_robust(p, &res, ctx);
+    int rc = !res.robust ? EXIT_FAIL : !res.complete ? EXIT_LIMIT : EXIT_OK;
+    if (!res.complete && res.robust)
+        fprintf(ctx->err, "wmx: partial result: stopped by %s\n", res.stop_reason);
+    pgas_robust_result_free(&res);
+    return rc;
+}
+
+int pgas_dispatch(const char *cmd, int argc, char **argv, cmd_ctx *ctx, int *rc)
+{
+    const char *file = find_file(argc, argv);
+    const wmx_program *p = NULL;
+    wmx_program *owned = NULL;
+    if (file) {
+        wmx_error err = { 0 };
+        owned = wmx_load_program(file, &err);
+        if (!owned)
+            return 0;          /* the command itself reports the error */
+        p = owned;
+    } else {
+        p = ctx->current;
+    }
+    if (!p || p->pgas_ranks <= 0) {
+        ir_program_free(owned);
+        return 0;
+    }
+    *rc = strcmp(cmd, "robust") == 0 ? pgas_robust_cmd(argc, argv, ctx, p)
+                                     : pgas_explore_cmd(argc, argv, ctx, p);
+    ir_program_free(owned);
+    return 1;
+}

@@ -1,0 +1,105 @@
+#!/bin/sh
+# pgas.sh - PGAS programs from the command line (seed 001, doc/pgas.md):
+# every examples/pgas file gives the verdict its header states with both
+# methods (exit 0 robust, 1 not); 1to1 at N = 2, 3, 4 is not robust with
+# the cycle of seed Example 18 in the JSON; bad input gets
+# `file:line:col: message` and exit 2; `explore` reports the assertion
+# failure of 1to1; the TSO robust command also speaks JSON.
+set -u
+WMX=${WMX:-$(pwd)/wmx}
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# -- verdicts of the examples
+n=0
+for f in "$root"/examples/pgas/*.wmx; do
+    if grep -q '^// Verdict: ROBUST' "$f"; then want=0
+    elif grep -q '^// Verdict: NOT robust' "$f"; then want=1
+    else bad "$f: no verdict in its header"; continue; fi
+    for m in search nf; do
+        "$WMX" robust "$f" --method "$m" > "$tmp/out" 2>&1
+        rc=$?
+        [ "$rc" = "$want" ] || bad "$(basename "$f") --method $m: exit $rc, header says $want"
+    done
+    n=$((n + 1))
+done
+[ "$n" -ge 9 ] || bad "only $n PGAS examples"
+
+# -- 1to1: not robust for N = 2..4, Example 18's cycle, JSON keys
+for N in 2 3 4; do
+    for m in search nf; do
+        "$WMX" robust "$root/examples/pgas/1to1.wmx" --ranks $N --method $m --json > "$tmp/j" 2>&1
+        rc=$?
+        [ "$rc" = 1 ] || bad "1to1 N=$N $m: exit $rc"
+        for k in '"robust": false' "\"ranks\": $N" '"cycle": \[' '"computation": \[' \
+                 "\"method\": \"$m\"" '"states": ' '"time_s": '; do
+            grep -q "$k" "$tmp/j" || bad "1to1 N=$N $m: no $k in the JSON"
+        done
+        kinds=$(sed 's/.*"cycle": \[//; s/\], "computation".*//' "$tmp/j" |
+                grep -o '"rank": [0-9]*, "kind": "[a-z]*"' | sed 's/"rank": //; s/, "kind": "/:/; s/"//' | tr '\n' ' ')
+        want="0:bar 0:load $((N - 1)):popb $((N - 1)):write $((N - 1)):bar "
+        [ "$kinds" = "$want" ] || bad "1to1 N=$N $m: cycle '$kinds', want '$want'"
+    done
+done
+"$WMX" robust "$root/examples/pgas/1to1.wmx" > "$tmp/t" 2>&1
+grep -q 'a1=b1 *bar' "$tmp/t" && grep -q 'c1=d1 *load R0:y' "$tmp/t" &&
+    grep -q 'a2 *popb R0:y' "$tmp/t" && grep -q 'b2 *write q0' "$tmp/t" && grep -q 'c2=d2 *bar' "$tmp/t" ||
+    bad "1to1 text: not the Lemma 17 form of Example 18"
+
+# -- the hb graph as Graphviz text: ranks as clusters, the cycle in red
+"$WMX" robust "$root/examples/pgas/1to1.wmx" --dot "$tmp/hb.dot" > /dev/null 2>&1
+[ $? = 1 ] || bad "robust --dot: exit code"
+grep -q 'subgraph cluster_r1' "$tmp/hb.dot" && grep -q 'color=red' "$tmp/hb.dot" &&
+    grep -q 'dir=none' "$tmp/hb.dot" || bad "robust --dot: clusters, cycle or <-> edges missing"
+
+# -- explore
+"$WMX" explore "$root/examples/pgas/1to1.wmx" > "$tmp/e" 2>&1
+rc=$?
+[ "$rc" = 1 ] || bad "explore 1to1: exit $rc"
+grep -q '1to1.wmx:14:3: assertion fails on rank 0: assert(r == 1)' "$tmp/e" || bad "explore 1to1: no assertion failure"
+grep -q 'R0: x=1 y=1 r=1 | R1: x=1 y=1 r=1' "$tmp/e" || bad "explore 1to1: final state"
+"$WMX" explore "$root/examples/pgas/prodcons.wmx" --json > "$tmp/e" 2>&1 || bad "explore prodcons: exit $?"
+grep -q '"assertion_failures": \[\]' "$tmp/e" || bad "explore prodcons --json"
+
+# -- bad input: file:line:col: message, exit 2
+check_err() {  # name, program text, expected message (grep), command
+    printf '%b' "$2" > "$tmp/$1.wmx"
+    "$WMX" ${4:-robust} "$tmp/$1.wmx" > "$tmp/o" 2> "$tmp/err"
+    rc=$?
+    [ "$rc" = 2 ] || bad "$1: exit $rc"
+    grep -q "^$tmp/$1.wmx:$3" "$tmp/err" || { bad "$1: got '$(cat "$tmp/err")'"; }
+}
+check_err ranks0 'ranks 0;\nvar x;\nspmd { x = 1; }\n' "1:7: the number of ranks"
+check_err nospmd 'ranks 2;\nvar x;\n' "3:1: a PGAS program"
+check_err fence 'ranks 2;\nvar x;\nspmd { fence; }\n' "3:8: 'fence' is not a PGAS command"
+check_err xchg 'ranks 2;\nvar x;\nspmd { r = xchg(x, 1); }\n' "3:12: 'xchg' is not a PGAS command"
+check_err inthread 'var x, y;\nthread P0 { write(x, 0, y, 0); }\n' "2:13: 'write' is a PGAS statement"
+check_err barthread 'var x;\nthread P0 { barrier; }\n' "2:13: 'barrier' is a PGAS statement"
+check_err badrank 'ranks 2;\nvar x, y;\nspmd {\n  write(x, rank + 1, y, 0);\n}\n' "4:3: rank 1: remote rank 2 out of range"
+check_err badrank2 'ranks 2;\nvar x, y;\nspmd {\n  write(x, rank + 1, y, 0);\n}\n' "4:3: rank 1: remote rank 2 out of range" explore
+check_err badq 'ranks 2;\nvar x, y;\nspmd {\n  q = rank + 7;\n  read(x, 0, y, q);\n}\n' "5:3: rank 1: queue id 8 out of range"
+check_err negq 'ranks 2;\nvar x, y;\nspmd {\n  read(x, 0, y, -1);\n}\n' "4:17: queue id -1 out of range"
+"$WMX" robust "$root/examples/pgas/1to1.wmx" --ranks 0 > /dev/null 2>&1
+[ $? = 2 ] || bad "--ranks 0 accepted"
+"$WMX" robust "$root/examples/pgas/1to1.wmx" --method magic > /dev/null 2>&1
+[ $? = 2 ] || bad "--method magic accepted"
+"$WMX" check "$root/examples/pgas/1to1.wmx" > /dev/null 2>&1
+[ $? = 2 ] || bad "check on a PGAS program did not refuse it"
+
+# -- limits: exit 3
+"$WMX" robust "$root/examples/pgas/ring.wmx" --ranks 6 --max-states 50 > /dev/null 2>&1
+[ $? = 3 ] || bad "state limit did not give exit 3"
+
+# -- the TSO/PSO robust command speaks JSON too
+"$WMX" robust "$root/examples/sb.wmx" --json > "$tmp/j" 2>&1
+rc=$?
+[ "$rc" = 1 ] || bad "robust sb --json: exit $rc"
+for k in '"robust": false' '"method": ' '"states": ' '"time_s": ' '"cycle": ' '"computation": '; do
+    grep -q "$k" "$tmp/j" || bad "robust sb --json: no $k"
+done
+
+[ "$fail" = 0 ] && echo "pgas: all checks passed ($n examples)"
+exit $fail
