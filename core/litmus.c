@@ -218,15 +218,22 @@ typedef struct {
 static int is_ident_start(int ch) { return isalpha(ch) || ch == '_' || ch == '.'; }
 static int is_ident_char(int ch) { return isalnum(ch) || ch == '_' || ch == '.'; }
 
-static void lex_next(lexer *lx)
+/* Every 4096 calls, asks c->stop whether to give up (a --timeout that
+ * covers parsing); unwinds like an error, with err->limit set. */
+static void poll_stop(ctx *c)
 {
-    ctx *c = lx->c;
     if ((++c->polls & 4095) == 0 && c->stop && c->stop->fn(c->stop->ud)) {
         wmx_error_set(c->err, c->file, 0, 0, "stopped while reading the file");
         if (c->err)
             c->err->limit = true;
         longjmp(c->jb, 1);
     }
+}
+
+static void lex_next(lexer *lx)
+{
+    ctx *c = lx->c;
+    poll_stop(c);
     const char *b = c->buf;
     if (lx->tok.k != T_EOF || lx->tok.len)
         c->last_end = lx->tok.off + lx->tok.len;
@@ -2078,6 +2085,7 @@ static void parse_all(ctx *c, const char *text, size_t len)
             at_word(c, pos, "forall") || at_word(c, pos, "locations") || at_word(c, pos, "filter"))
             break;
         int col = 0, cs = pos;
+        poll_stop(c);
         while (pos < c->len && b[pos] != ';' && b[pos] != '\n') {
             if (b[pos] == '|') {
                 if (col + 1 >= nthreads)

@@ -79,6 +79,8 @@ int cmd_limit_option(int argc, char **argv, int *i, struct explore_opts *o, cmd_
  * a partial report saying so was printed).  *owned: what to free. */
 const wmx_program *cmd_load_program(cmd_ctx *ctx, const char *file, const struct explore_opts *o,
                             wmx_program **owned, int *rc);
+/* The same for a file the caller will own (and may change). */
+wmx_program *cmd_load_file(cmd_ctx *ctx, const char *file, const struct explore_opts *o, int *rc);
 #define CMD_LIMITS_SYNOPSIS "[--timeout S] [--max-memory SIZE] [--max-traces N]"
 
 /* Commands implemented in their own files (one owner each). */

@@ -451,12 +451,10 @@ static int check_outcome(cmd_ctx *ctx, const char *file, const char *outcome, bo
                          wmx_model model, const char *save, bool json, const explore_opts *lim)
 {
     wmx_error err = { 0 };
-    wmx_program *p = wmx_load_program(file, &err);
-    if (!p) {
-        char buf[1024];
-        fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
-        return EXIT_USAGE;
-    }
+    int lrc;
+    wmx_program *p = cmd_load_file(ctx, file, lim, &lrc);   /* --timeout covers loading */
+    if (!p)
+        return lrc;
     if (!have_model)
         model = strcmp(p->arch, "wmx") == 0 ? MODEL_TSO : MODEL_TSO;
     int root;

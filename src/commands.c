@@ -144,6 +144,13 @@ const wmx_program *cmd_load_program(cmd_ctx *ctx, const char *file, const explor
         fprintf(ctx->err, "wmx: no program given (and none loaded)\n");
         return NULL;
     }
+    *owned = cmd_load_file(ctx, file, o, rc);
+    return *owned;
+}
+
+wmx_program *cmd_load_file(cmd_ctx *ctx, const char *file, const explore_opts *o, int *rc)
+{
+    *rc = EXIT_USAGE;
     wmx_error err = { 0 };
     load_limits l = { ctx, o, NULL };
     wmx_stop stop = { load_should_stop, &l };
@@ -168,7 +175,6 @@ const wmx_program *cmd_load_program(cmd_ctx *ctx, const char *file, const explor
         fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
         return NULL;
     }
-    *owned = p;
     return p;
 }
 
@@ -534,7 +540,9 @@ const command wmx_commands[] = {
       "is this execution (or outcome) consistent under the model? witness or explanation",
       "Checks a trace file's execution, or asks whether an outcome of PROGRAM is\n"
       "reachable, under the model (VSC-rf, VTSO-rf, VPSO-rf).  Prints a witness\n"
-      "trace when consistent, else an explanation.  Exit 0 consistent, 1 not, 2 bad input.",
+      "trace when consistent, else an explanation.  With --outcome, --timeout\n"
+      "(loading included), --max-memory and --max-traces limit the search.\n"
+      "Exit 0 consistent, 1 not, 2 bad input, 3 stopped by a limit.",
       "file model", cmd_check, CMD_BOTH, NULL },
     { "graph", "TRACE-FILE [--view hb|exec] [--check sc|tso|pso|none] [--format dot|svg|png|pdf] [-o FILE]  |  (REPL) graph hb|exec|wut|tree",
       "draw the execution graph (po, rf, co, fr edges); in the REPL also wakeup trees",

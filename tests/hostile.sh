@@ -73,6 +73,8 @@ expect "huge litmus ($(wc -c < "$tmp/big.litmus") bytes), --timeout 3" 3 3 "PART
   explore "$tmp/big.litmus" --timeout 3
 expect "huge litmus, --timeout 0.2 (while parsing)" 3 0.2 "PARTIAL" -- \
   explore "$tmp/big.litmus" --timeout 0.2
+expect "huge litmus, check --outcome --timeout 0.2" 3 0.2 "PARTIAL" -- \
+  check "$tmp/big.litmus" --outcome "0:EAX=0" --timeout 0.2
 
 # 2. many long threads of alternating stores and loads, every explorer
 awk -v T=$big_t -v N=$big_n 'BEGIN { print "var x = 0, y = 0;";

@@ -48,7 +48,8 @@ static int split_words(char *line, char **argv, int max)
 static bool takes_value(const char *opt)
 {
     static const char *const opts[] = { "--model", "--algo", "--format", "-o", "--outcome", "--save",
-                                        "--to", "--seed", "--max-traces", "--timeout", NULL };
+                                        "--to", "--seed", "--max-traces", "--timeout",
+                                        "--max-memory", "--max", NULL };
     for (int i = 0; opts[i]; i++)
         if (strcmp(opt, opts[i]) == 0)
             return true;
