@@ -35,6 +35,11 @@ typedef struct pgas_opts {
 } pgas_opts;
 
 void pgas_opts_init(pgas_opts *o);
+/* Monotonic seconds, for time_s and the timeout. */
+double pgas_now(void);
+/* The limits both searches poll (every 1024 states): the reason to stop
+ * ("interrupt", "timeout") or NULL; reports progress on the way. */
+const char *pgas_poll(const pgas_opts *o, double t0, long states);
 
 typedef struct pgas_path {
     int len;

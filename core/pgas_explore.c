@@ -17,11 +17,22 @@ void pgas_opts_init(pgas_opts *o)
     memset(o, 0, sizeof *o);
 }
 
-static double now_s(void)
+double pgas_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+const char *pgas_poll(const pgas_opts *o, double t0, long states)
+{
+    if (o->cancel && *o->cancel)
+        return "interrupt";
+    if (o->timeout_s > 0 && pgas_now() - t0 > o->timeout_s)
+        return "timeout";
+    if (o->progress)
+        o->progress(states, o->progress_arg);
+    return NULL;
 }
 
 /* The final state as people read it: per rank the variables and the
@@ -71,7 +82,7 @@ int pgas_explore(const wmx_program *p, const pgas_opts *o, pgas_explore_result *
 {
     memset(res, 0, sizeof *res);
     res->complete = true;
-    double t0 = now_s();
+    double t0 = pgas_now();
     pgas_machine *m = pgas_machine_new(p, o->nranks, o->qcap, err);
     if (!m)
         return -1;
@@ -90,19 +101,11 @@ int pgas_explore(const wmx_program *p, const pgas_opts *o, pgas_explore_result *
     int cap_final = 0;
     int rc = 0;
     for (long i = 0; i < st.n; i++) {
-        if ((i & 1023) == 0) {
-            if (o->cancel && *o->cancel) {
-                res->complete = false;
-                res->stop_reason = "interrupt";
-                break;
-            }
-            if (o->timeout_s > 0 && now_s() - t0 > o->timeout_s) {
-                res->complete = false;
-                res->stop_reason = "timeout";
-                break;
-            }
-            if (o->progress)
-                o->progress(st.n, o->progress_arg);
+        const char *stop = (i & 1023) == 0 ? pgas_poll(o, t0, st.n) : NULL;
+        if (stop) {
+            res->complete = false;
+            res->stop_reason = stop;
+            break;
         }
         pgas_unkey(m, pgas_store_key(&st, i), s);
         int fr = pgas_fault_rank(m, s);
@@ -168,7 +171,7 @@ int pgas_explore(const wmx_program *p, const pgas_opts *o, pgas_explore_result *
     if (res->nfinal > 1)
         wmx_sort(res->final_text, (size_t)res->nfinal, sizeof(char *), cmp_str, NULL);
     res->states = st.n;
-    res->time_s = now_s() - t0;
+    res->time_s = pgas_now() - t0;
     pgas_store_free(&st);
     free(s);
     free(t);

@@ -56,12 +56,6 @@ static uint8_t *order(const rctx *c, void *w) { return (uint8_t *)(masks(c, w) +
 #define RS(S, a)  (S)[c->N + (size_t)c->N * c->C + (a)]
 #define RO(S, p)  (S)[c->N + (size_t)2 * c->N * c->C + (p)]
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static int count(const rctx *c, const void *s, int r, int q, int level)
 {
@@ -645,7 +639,7 @@ int pgas_robust(const wmx_program *p, pgas_method method, const pgas_opts *o,
     res->method = method;
     res->complete = true;
     res->robust = true;
-    double t0 = now_s();
+    double t0 = pgas_now();
     pgas_machine *m = pgas_machine_new(p, o->nranks, o->qcap, err);
     if (!m)
         return -1;
@@ -680,19 +674,11 @@ int pgas_robust(const wmx_program *p, pgas_method method, const pgas_opts *o,
     todo[ntodo++] = 0;
     for (long iter = 0; head < ntodo && viol_node < 0; iter++) {
         long i = method == PGAS_NF ? todo[--ntodo] : todo[head++];
-        if ((iter & 1023) == 0) {
-            if (o->cancel && *o->cancel) {
-                res->complete = false;
-                res->stop_reason = "interrupt";
-                break;
-            }
-            if (o->timeout_s > 0 && now_s() - t0 > o->timeout_s) {
-                res->complete = false;
-                res->stop_reason = "timeout";
-                break;
-            }
-            if (o->progress)
-                o->progress(st.n, o->progress_arg);
+        const char *stop = (iter & 1023) == 0 ? pgas_poll(o, t0, st.n) : NULL;
+        if (stop) {
+            res->complete = false;
+            res->stop_reason = stop;
+            break;
         }
         unwkey(&c, pgas_store_key(&st, i), w);
         int fr = pgas_fault_rank(m, w);
@@ -852,7 +838,7 @@ int pgas_robust(const wmx_program *p, pgas_method method, const pgas_opts *o,
             find_cycle(m, res, nprefix);
         }
     }
-    res->time_s = now_s() - t0;
+    res->time_s = pgas_now() - t0;
     pgas_store_free(&st);
     pgas_store_free(&memo);
     free(todo);

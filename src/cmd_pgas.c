@@ -102,6 +102,37 @@ static void event_short(const pgas_machine *m, const pgas_event *e, char *buf, s
 
 /* ---- explore ---- */
 
+/* --ranks, --max-states, --timeout: shared by explore and robust.  1 when
+ * argv[*i] was one of them (value consumed), 0 when not, -1 on a bad value. */
+static int limit_opt(cmd_ctx *ctx, const char *cmd, int argc, char **argv, int *i, pgas_opts *o)
+{
+    const char *a = argv[*i];
+    const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    long n;
+    if (strcmp(a, "--ranks") == 0) {
+        if (num_opt(ctx, cmd, "--ranks", v, 1, WMX_PGAS_MAX_RANKS, &n))
+            return -1;
+        o->nranks = (int)n;
+    } else if (strcmp(a, "--max-states") == 0) {
+        if (num_opt(ctx, cmd, "--max-states", v, 1, 1000000000L, &n))
+            return -1;
+        o->max_states = n;
+    } else if (strcmp(a, "--timeout") == 0) {
+        char *end;
+        double d = v ? strtod(v, &end) : -1;
+        if (!v || *end || d < 0) {
+            fprintf(ctx->err, "wmx %s: --timeout needs seconds\n", cmd);
+            return -1;
+        }
+        o->timeout_s = d;
+    } else {
+        return 0;
+    }
+    if (v)
+        (*i)++;
+    return 1;
+}
+
 static int pgas_explore_cmd(int argc, char **argv, cmd_ctx *ctx, const wmx_program *p)
 {
     pgas_opts o;
@@ -110,25 +141,12 @@ static int pgas_explore_cmd(int argc, char **argv, cmd_ctx *ctx, const wmx_progr
     bool json = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        long n;
-        if (strcmp(a, "--ranks") == 0) {
-            if (num_opt(ctx, "explore", "--ranks", i + 1 < argc ? argv[++i] : NULL, 1, WMX_PGAS_MAX_RANKS, &n))
-                return EXIT_USAGE;
-            o.nranks = (int)n;
-        } else if (strcmp(a, "--max-states") == 0) {
-            if (num_opt(ctx, "explore", "--max-states", i + 1 < argc ? argv[++i] : NULL, 1, 1000000000L, &n))
-                return EXIT_USAGE;
-            o.max_states = n;
-        } else if (strcmp(a, "--timeout") == 0) {
-            const char *v = i + 1 < argc ? argv[++i] : NULL;
-            char *end;
-            double d = v ? strtod(v, &end) : -1;
-            if (!v || *end || d < 0) {
-                fprintf(ctx->err, "wmx explore: --timeout needs seconds\n");
-                return EXIT_USAGE;
-            }
-            o.timeout_s = d;
-        } else if (strcmp(a, "--json") == 0) {
+        int common = limit_opt(ctx, "explore", argc, argv, &i, &o);
+        if (common < 0)
+            return EXIT_USAGE;
+        if (common > 0)
+            continue;
+        if (strcmp(a, "--json") == 0) {
             json = true;
         } else if (strcmp(a, "--format") == 0 && i + 1 < argc &&
                    (strcmp(argv[i + 1], "json") == 0 || strcmp(argv[i + 1], "text") == 0)) {
@@ -375,25 +393,12 @@ static int pgas_robust_cmd(int argc, char **argv, cmd_ctx *ctx, const wmx_progra
     pgas_method method = PGAS_SEARCH;   /* the faster one (bench/pgas.sh) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        long n;
-        if (strcmp(a, "--ranks") == 0) {
-            if (num_opt(ctx, "robust", "--ranks", i + 1 < argc ? argv[++i] : NULL, 1, WMX_PGAS_MAX_RANKS, &n))
-                return EXIT_USAGE;
-            o.nranks = (int)n;
-        } else if (strcmp(a, "--max-states") == 0) {
-            if (num_opt(ctx, "robust", "--max-states", i + 1 < argc ? argv[++i] : NULL, 1, 1000000000L, &n))
-                return EXIT_USAGE;
-            o.max_states = n;
-        } else if (strcmp(a, "--timeout") == 0) {
-            const char *v = i + 1 < argc ? argv[++i] : NULL;
-            char *end;
-            double d = v ? strtod(v, &end) : -1;
-            if (!v || *end || d < 0) {
-                fprintf(ctx->err, "wmx robust: --timeout needs seconds\n");
-                return EXIT_USAGE;
-            }
-            o.timeout_s = d;
-        } else if (strcmp(a, "--method") == 0) {
+        int common = limit_opt(ctx, "robust", argc, argv, &i, &o);
+        if (common < 0)
+            return EXIT_USAGE;
+        if (common > 0)
+            continue;
+        if (strcmp(a, "--method") == 0) {
             const char *v = i + 1 < argc ? argv[++i] : "";
             if (strcmp(v, "nf") == 0)
                 method = PGAS_NF;
