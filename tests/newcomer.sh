@@ -140,6 +140,10 @@ printf 'step P0\nstep P1\nstep P0\nstep P1\nflush P0\nflush P1\ngraph exec\nsave
 COLUMNS=80 LINES=24 LC_ALL=C.UTF-8 "$WMX" --script "$tmp/ge.wmxs" examples/sb.wmx > /dev/null 2>&1
 must graph-exec-drawn 'wM x=1' "$tmp/ge.screen"
 mustnot arrowheads-glued '◀▶' "$tmp/ge.screen"
+# 15. at 80 columns the verdict gets a line of its own instead of being cut,
+# and the fr edges no longer merge into one run (`┬┬┴`, `├──┴`)
+must graph-verdict-whole 'the 4 highlighted edges form the cycle' "$tmp/ge.screen"
+mustnot graph-edges-merged '┬┬┴\|├─*┴\|┴─*┬┬' "$tmp/ge.screen"
 
 echo "newcomer: $pass passed, $fail failed"
 [ $fail -eq 0 ]

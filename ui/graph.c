@@ -688,7 +688,10 @@ static Agraph_t *to_cgraph(const gx_graph *g, int zoom, bool for_cells, Agnode_t
         set(G, "ranksep", buf);
         /* the terminal only shows runs of cells: big graphs get straight
          * line routing, which keeps a 200-event graph well under 100 ms
-         * (polyline routing takes about twice as long) */
+         * (polyline routing takes about twice as long).  Small execution
+         * graphs are routed again on the cell grid (graph_route.c); dot's
+         * `ortho` routing would keep edges apart, but it aborts on some of
+         * our graphs (maze.c: chkSgraph, graphviz 2.43). */
         set(G, "splines", g->nn > 60 ? "line" : "polyline");
         set(G, "fontsize", "10");
     } else {
@@ -1045,6 +1048,8 @@ int gx_layout(gx_graph *g, int zoom, char *err, size_t n)
         }
     }
     free(raw);
+    if (g->nn <= GX_ROUTE_MAX_NODES && g->view != GX_WUT && g->view != GX_TREE)
+        gx_route_apart(g);
     gvFreeLayout(ctx, G);
     agclose(G);
     free(nodes);

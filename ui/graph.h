@@ -89,6 +89,13 @@ typedef struct gx_graph {
     int *cbox;                 /* per cluster: x, y, w, h in cells */
 } gx_graph;
 
+/* Layout internals (graph_route.c): re-routes the edges of a laid-out graph
+ * on the cell grid so that no two edges share a run of cells, a turn or an
+ * end; they may only cross at right angles.  Edges it cannot place keep
+ * dot's route. */
+#define GX_ROUTE_MAX_NODES 60
+void gx_route_apart(gx_graph *g);
+
 gx_graph *gx_new(gx_view view, const char *title);
 void gx_free(gx_graph *g);
 int gx_add_node(gx_graph *g, const char *id, const char *full, const char *shrt, const char *tiny,

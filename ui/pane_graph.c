@@ -181,12 +181,23 @@ static void graph_draw(ui_state *ui, ui_pane *pane, ui_screen *s, ui_rect r)
     snprintf(head, sizeof head, "%s  [%s, zoom %d/%d, %d nodes]%s%s", g->title, gx_view_name(p->view),
              GX_ZOOMS - g->zoom,
              GX_ZOOMS, g->nn, p->note[0] || g->note ? "  " : "", p->note[0] ? p->note : g->note ? g->note : "");
-    int n = scr_put(s, r.x, r.y, r.w, ST_HEADER, head);
-    if (p->note[0] && strstr(p->note, "INCONSISTENT")) {
-        const char *at = strstr(head, "INCONSISTENT");
-        scr_set_style(s, r.x + (int)(at - head), r.y, n - (int)(at - head), ST_ERROR);
+    /* a header wider than the pane puts the verdict on a line of its own */
+    const char *note = p->note[0] ? p->note : g->note ? g->note : "";
+    int hl = 1;
+    if ((int)strlen(head) > r.w && note[0] && r.h > 4) {
+        head[strlen(head) - strlen(note) - 2] = '\0';
+        hl = 2;
     }
-    ui_rect gr = { r.x, r.y + 1, r.w, r.h - 1 };
+    const char *vline = hl == 2 ? note : head;
+    scr_put(s, r.x, r.y, r.w, ST_HEADER, head);
+    if (hl == 2)
+        scr_put(s, r.x, r.y + 1, r.w, ST_HEADER, note);
+    if (p->note[0] && strstr(p->note, "INCONSISTENT")) {
+        const char *at = strstr(vline, "INCONSISTENT");
+        int len = (int)strlen(at), room = r.w - (int)(at - vline);
+        scr_set_style(s, r.x + (int)(at - vline), r.y + hl - 1, len < room ? len : room, ST_ERROR);
+    }
+    ui_rect gr = { r.x, r.y + hl, r.w, r.h - hl };
     if (p->center_sel && p->sel >= 0 && p->sel < g->nn) {
         const gx_node *v = &g->n[p->sel];
         if (v->x < p->panx || v->x + v->w > p->panx + gr.w)

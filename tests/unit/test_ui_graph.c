@@ -122,6 +122,37 @@ static void check_geometry(const gx_graph *g)
             ck_assert_msg(dx + dy == 1, "edge %s->%s jumps", a->id, b->id);
         }
     }
+    /* small execution graphs: no two edges share a cell, except where
+     * both run straight through it at right angles (a crossing) */
+    if (g->nn <= GX_ROUTE_MAX_NODES && g->view != GX_WUT && g->view != GX_TREE) {
+        int cells = g->W * g->H;
+        unsigned char *axis = calloc((size_t)cells, 1);   /* 1 across, 2 down, 4 end or turn */
+        int *owner = malloc((size_t)cells * sizeof *owner);
+        for (int c = 0; c < cells; c++)
+            owner[c] = -1;
+        for (int i = 0; i < g->ne; i++) {
+            const gx_edge *e = &g->e[i];
+            for (int k = 0; k < e->npts; k++) {
+                int x = e->pts[2 * k], y = e->pts[2 * k + 1];
+                if (x < 0 || y < 0 || x >= g->W || y >= g->H)
+                    continue;
+                unsigned char a = 4;
+                if (k > 0 && k + 1 < e->npts) {
+                    bool vin = e->pts[2 * k - 2] == x, vout = e->pts[2 * k + 2] == x;
+                    a = vin != vout ? 4 : vin ? 2 : 1;
+                }
+                int c = y * g->W + x;
+                if (owner[c] >= 0 && owner[c] != i)
+                    ck_assert_msg((axis[c] | a) == 3, "edges %s->%s and %s->%s share cell %d,%d",
+                                  g->n[g->e[owner[c]].from].id, g->n[g->e[owner[c]].to].id,
+                                  g->n[e->from].id, g->n[e->to].id, x, y);
+                owner[c] = i;
+                axis[c] |= a;
+            }
+        }
+        free(axis);
+        free(owner);
+    }
     /* drawn in a pane its size (plus a margin of marked cells) every node
      * box shows whole; nothing lands outside the pane */
     ui_screen s = { 0 };
