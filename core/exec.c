@@ -129,7 +129,14 @@ int exec_find(const wmx_exec *x, int thread, int index)
 
 void exec_seal(wmx_exec *x)
 {
-    wmx_sort(x->ev, (size_t)x->nev, sizeof *x->ev, ev_cmp, NULL);
+    /* explorers hand their events over thread by thread, already in order:
+     * a check is linear, the sort is not (a fifth of RF-SMC's time on a
+     * 512-event thread) */
+    bool sorted = true;
+    for (int i = 1; i < x->nev && sorted; i++)
+        sorted = ev_cmp(&x->ev[i - 1], &x->ev[i], NULL) < 0;
+    if (!sorted)
+        wmx_sort(x->ev, (size_t)x->nev, sizeof *x->ev, ev_cmp, NULL);
     for (int t = 0; t <= x->nthreads; t++)
         x->tstart[t] = 0;
     for (int i = 0; i < x->nev; i++)
