@@ -1,6 +1,7 @@
 /* report.c - printing results: text for people, herd7's layout, JSON. */
 #include "report.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void json_string(FILE *out, const char *s)
@@ -185,24 +186,40 @@ void report_json(FILE *out, const explore_result *res)
     fprintf(out, ", \"model\": \"%s\", \"algo\": \"%s\", \"traces\": %ld, \"blocked\": %ld,",
             model_name(res->model), algo_name(res->algo), res->traces, res->blocked);
     fprintf(out, " \"events\": %ld, \"states\": [", res->events);
-    for (int i = 0; i < res->nstates; i++) {
-        fprintf(out, "%s{", i ? ", " : "");
-        for (int k = 0; k < res->nobserved; k++) {
-            char key[160];
-            ir_lhs_format(p, &res->observed[k], key, sizeof key);
-            /* herd writes memory as [x]; JSON keys use the bare name */
-            const char *name = key;
-            size_t len = strlen(key);
-            if (key[0] == '[' && len > 2 && key[len - 1] == ']') {
-                key[len - 1] = '\0';
-                name = key + 1;
-            }
-            fprintf(out, "%s", k ? ", " : "");
-            json_string(out, name);
-            fprintf(out, ": %lld", (long long)res->states[i].vals[k]);
+    /* the keys are the same in every state: format and quote them once
+     * (formatting them per state was a third of `explore --json` on
+     * readers-12's 4096 states) */
+    char **keys = wmx_calloc((size_t)res->nobserved + 1, sizeof *keys);
+    for (int k = 0; k < res->nobserved; k++) {
+        char key[160];
+        ir_lhs_format(p, &res->observed[k], key, sizeof key);
+        /* herd writes memory as [x]; JSON keys use the bare name */
+        const char *name = key;
+        size_t len = strlen(key);
+        if (key[0] == '[' && len > 2 && key[len - 1] == ']') {
+            key[len - 1] = '\0';
+            name = key + 1;
         }
-        fprintf(out, "}");
+        size_t klen = 0;
+        FILE *f = open_memstream(&keys[k], &klen);
+        if (f) {
+            fputs(k ? ", " : "", f);
+            json_string(f, name);
+            fputs(": ", f);
+            fclose(f);
+        }
     }
+    for (int i = 0; i < res->nstates; i++) {
+        fputs(i ? ", {" : "{", out);
+        for (int k = 0; k < res->nobserved; k++) {
+            fputs(keys[k] ? keys[k] : "", out);
+            fprintf(out, "%lld", (long long)res->states[i].vals[k]);
+        }
+        fputc('}', out);
+    }
+    for (int k = 0; k < res->nobserved; k++)
+        free(keys[k]);
+    free(keys);
     /* per-state trace counts; null where the algorithm does not know them */
     fprintf(out, "], \"state_counts\": [");
     for (int i = 0; i < res->nstates; i++) {
