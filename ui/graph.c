@@ -1039,7 +1039,13 @@ int gx_layout(gx_graph *g, int zoom, char *err, size_t n)
                 }
         }
         route(e, a, b, raw, nraw);
-        /* the label next to the middle of the path */
+    }
+    free(raw);
+    if (g->nn <= GX_ROUTE_MAX_NODES && g->view != GX_WUT && g->view != GX_TREE)
+        gx_route_apart(g);
+    /* each label next to the middle of its path */
+    for (int i = 0; i < g->ne; i++) {
+        gx_edge *e = &g->e[i];
         e->lx = e->ly = -1;
         if (e->label && e->npts > 0) {
             int mid = e->npts / 2;
@@ -1047,9 +1053,6 @@ int gx_layout(gx_graph *g, int zoom, char *err, size_t n)
             e->ly = e->pts[2 * mid + 1];
         }
     }
-    free(raw);
-    if (g->nn <= GX_ROUTE_MAX_NODES && g->view != GX_WUT && g->view != GX_TREE)
-        gx_route_apart(g);
     gvFreeLayout(ctx, G);
     agclose(G);
     free(nodes);

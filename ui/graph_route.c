@@ -355,12 +355,6 @@ void gx_route_apart(gx_graph *g)
             e->npts = n;
         }
         claim(&gr, e->pts, e->npts);
-        e->lx = e->ly = -1;
-        if (e->label && e->npts > 0) {
-            int mid = e->npts / 2;
-            e->lx = e->pts[2 * mid] + 1 + (int)strlen(e->label) / 2;
-            e->ly = e->pts[2 * mid + 1];
-        }
     }
     free(order);
     free(gr.wall);
