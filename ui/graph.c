@@ -858,10 +858,8 @@ static void outside_near(const gx_node *n, int x, int y, int *ox, int *oy)
     }
 }
 
-static bool touches(const gx_node *n, int x, int y)
+bool gx_beside(const gx_node *n, int x, int y)
 {
-    if (inside(n, x, y))
-        return false;
     bool hx = x >= n->x && x < n->x + n->w, vy = y >= n->y && y < n->y + n->h;
     return (hx && (y == n->y - 1 || y == n->y + n->h)) || (vy && (x == n->x - 1 || x == n->x + n->w));
 }
@@ -907,7 +905,7 @@ static void route(gx_edge *e, const gx_node *a, const gx_node *b, const int *raw
         add_pt(&out, &m, &mcap, ox, oy);
     } else {
         int sx = pts[2 * s], sy = pts[2 * s + 1];
-        if (!touches(a, sx, sy)) {
+        if (!gx_beside(a, sx, sy)) {
             int ox, oy;
             outside_near(a, sx, sy, &ox, &oy);
             add_pt(&out, &m, &mcap, ox, oy);
@@ -916,13 +914,13 @@ static void route(gx_edge *e, const gx_node *a, const gx_node *b, const int *raw
             run_to(&out, &m, &mcap, pts[2 * i], pts[2 * i + 1]);
     }
     int lx = out[2 * (m - 1)], ly = out[2 * (m - 1) + 1];
-    if (!touches(b, lx, ly)) {
+    if (!gx_beside(b, lx, ly)) {
         int ox, oy;
         outside_near(b, lx, ly, &ox, &oy);
         run_to(&out, &m, &mcap, ox, oy);
         /* the run may have crossed into b; cut it at the first touching cell */
         for (int i = 0; i < m; i++)
-            if (touches(b, out[2 * i], out[2 * i + 1])) {
+            if (gx_beside(b, out[2 * i], out[2 * i + 1])) {
                 m = i + 1;
                 break;
             }

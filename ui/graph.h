@@ -95,6 +95,9 @@ typedef struct gx_graph {
  * dot's route. */
 #define GX_ROUTE_MAX_NODES 60
 void gx_route_apart(gx_graph *g);
+/* Is cell (x, y) beside one of n's sides (not at a corner, not inside)?
+ * Where an edge may start or end. */
+bool gx_beside(const gx_node *n, int x, int y);
 
 gx_graph *gx_new(gx_view view, const char *title);
 void gx_free(gx_graph *g);

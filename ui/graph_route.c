@@ -106,13 +106,6 @@ static bool in_grid(const grid *gr, int x, int y)
     return x >= gr->x0 && y >= gr->y0 && x <= gr->x1 && y <= gr->y1;
 }
 
-/* A cell beside one of n's sides (not at a corner). */
-static bool beside(const gx_node *n, int x, int y)
-{
-    bool hx = x >= n->x && x < n->x + n->w, vy = y >= n->y && y < n->y + n->h;
-    return (hx && (y == n->y - 1 || y == n->y + n->h)) || (vy && (x == n->x - 1 || x == n->x + n->w));
-}
-
 /* The direction that leads from a cell beside n into n. */
 static int into(const gx_node *n, int x, int y)
 {
@@ -151,10 +144,19 @@ static bool near_end(const grid *gr, int x, int y)
     return false;
 }
 
+/* Limits the search to a rectangle of the grid (clipped to it). */
+static void set_window(grid *gr, int x0, int y0, int x1, int y1)
+{
+    gr->x0 = x0 > 0 ? x0 : 0;
+    gr->y0 = y0 > 0 ? y0 : 0;
+    gr->x1 = x1 < gr->W - 1 ? x1 : gr->W - 1;
+    gr->y1 = y1 < gr->H - 1 ? y1 : gr->H - 1;
+}
+
 /* A free cell where an edge may start or end beside box n. */
 static bool end_cell(const grid *gr, const gx_node *n, int x, int y)
 {
-    return in_grid(gr, x, y) && beside(n, x, y) && !gr->wall[y * gr->W + x] && gr->use[y * gr->W + x] == 0;
+    return in_grid(gr, x, y) && gx_beside(n, x, y) && !gr->wall[y * gr->W + x] && gr->use[y * gr->W + x] == 0;
 }
 
 /* Routes e from box a to box b; the path in *out (cells), or false. */
@@ -336,19 +338,11 @@ void gx_route_apart(gx_graph *g)
             if (y < by0) by0 = y;
             if (y > by1) by1 = y;
         }
-        bool found = false;
-        for (int margin = ROUTE_MARGIN; !found; margin = INT_MAX / 4) {
-            gr.x0 = bx0 - margin > 0 ? bx0 - margin : 0;
-            gr.y0 = by0 - margin > 0 ? by0 - margin : 0;
-            gr.x1 = bx1 + margin < gr.W - 1 ? bx1 + margin : gr.W - 1;
-            gr.y1 = by1 + margin < gr.H - 1 ? by1 + margin : gr.H - 1;
+        set_window(&gr, bx0 - ROUTE_MARGIN, by0 - ROUTE_MARGIN, bx1 + ROUTE_MARGIN, by1 + ROUTE_MARGIN);
+        bool found = route_one(&gr, a, b, e, &pts, &n);
+        set_window(&gr, 0, 0, gr.W - 1, gr.H - 1);
+        if (!found)
             found = route_one(&gr, a, b, e, &pts, &n);
-            if (margin == INT_MAX / 4)
-                break;
-        }
-        gr.x0 = gr.y0 = 0;
-        gr.x1 = gr.W - 1;
-        gr.y1 = gr.H - 1;
         if (found) {
             free(e->pts);
             e->pts = pts;

@@ -178,22 +178,22 @@ static void graph_draw(ui_state *ui, ui_pane *pane, ui_screen *s, ui_rect r)
     gx_graph *g = p->g;
     char head[600];
     /* zoom N/3: 3 is the most detailed labels, as "zoom in" suggests */
-    snprintf(head, sizeof head, "%s  [%s, zoom %d/%d, %d nodes]%s%s", g->title, gx_view_name(p->view),
-             GX_ZOOMS - g->zoom,
-             GX_ZOOMS, g->nn, p->note[0] || g->note ? "  " : "", p->note[0] ? p->note : g->note ? g->note : "");
-    /* a header wider than the pane puts the verdict on a line of its own */
+    snprintf(head, sizeof head, "%s  [%s, zoom %d/%d, %d nodes]", g->title, gx_view_name(p->view),
+             GX_ZOOMS - g->zoom, GX_ZOOMS, g->nn);
+    /* the verdict follows on the same line, or on a line of its own when
+     * both do not fit */
     const char *note = p->note[0] ? p->note : g->note ? g->note : "";
     int hl = 1;
-    if ((int)strlen(head) > r.w && note[0] && r.h > 4) {
-        head[strlen(head) - strlen(note) - 2] = '\0';
+    if (note[0] && (int)(strlen(head) + 2 + strlen(note)) > r.w && r.h > 4)
         hl = 2;
-    }
+    else if (note[0])
+        snprintf(head + strlen(head), sizeof head - strlen(head), "  %s", note);
     const char *vline = hl == 2 ? note : head;
     scr_put(s, r.x, r.y, r.w, ST_HEADER, head);
     if (hl == 2)
         scr_put(s, r.x, r.y + 1, r.w, ST_HEADER, note);
-    if (p->note[0] && strstr(p->note, "INCONSISTENT")) {
-        const char *at = strstr(vline, "INCONSISTENT");
+    const char *at = p->note[0] ? strstr(vline, "INCONSISTENT") : NULL;
+    if (at) {
         int len = (int)strlen(at), room = r.w - (int)(at - vline);
         scr_set_style(s, r.x + (int)(at - vline), r.y + hl - 1, len < room ? len : room, ST_ERROR);
     }
