@@ -58,6 +58,14 @@ const char *game_update_name(int u);
 int game_update_parse(const char *s);            /* -1 if unknown */
 /* never/never: no buffer ever flushes, so the finite collapse is exact */
 int game_variant_exact(int a_update, int b_update);
+/* The most writes any process can make, over every path of its transition
+ * system from its start state; -1 when a reachable cycle holds a write.
+ * No buffer can hold more, so the game bounded by this K (at least 1) is
+ * the unbounded game itself, in every variant. */
+int game_write_bound(const game_def *g);
+/* How the variant is decided exactly: 0 by the finite collapse, K > 0 as
+ * the K-bounded game (K from game_write_bound), -1 only by bounds. */
+int game_exact_bound(const game_def *g, int a_update, int b_update);
 
 typedef struct game_opts {
     int a_update, b_update;   /* GAME_NEVER .. GAME_ALWAYS */

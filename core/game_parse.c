@@ -491,3 +491,58 @@ int game_update_parse(const char *s)
 }
 
 int game_variant_exact(int a_update, int b_update) { return a_update == GAME_NEVER && b_update == GAME_NEVER; }
+
+/* Longest run of writes from the start state, by Bellman-Ford for longest
+ * paths (weights 0/1): still improving after nstates rounds means a
+ * reachable cycle holds a write, and then the buffer is unbounded. */
+static int proc_write_bound(const game_proc *p)
+{
+    int n = p->nstates;
+    int *best = malloc((size_t)n * sizeof *best);
+    if (!best)
+        return -1;
+    for (int s = 0; s < n; s++)
+        best[s] = -1;                      /* -1: not reached */
+    best[p->init] = 0;
+    int changed = 1;
+    for (int round = 0; changed && round <= n; round++) {
+        changed = 0;
+        for (int t = 0; t < p->ntrans; t++) {
+            const game_trans *tr = &p->trans[t];
+            if (best[tr->from] < 0)
+                continue;
+            int w = best[tr->from] + (tr->op == GOP_WR);
+            if (w > best[tr->to]) {
+                best[tr->to] = w;
+                changed = 1;
+            }
+        }
+    }
+    int most = 0;
+    for (int s = 0; s < n; s++)
+        if (best[s] > most)
+            most = best[s];
+    free(best);
+    return changed ? -1 : most;
+}
+
+int game_write_bound(const game_def *g)
+{
+    int most = 0;
+    for (int i = 0; i < g->nprocs; i++) {
+        int b = proc_write_bound(&g->procs[i]);
+        if (b < 0)
+            return -1;
+        if (b > most)
+            most = b;
+    }
+    return most;
+}
+
+int game_exact_bound(const game_def *g, int a_update, int b_update)
+{
+    if (game_variant_exact(a_update, b_update))
+        return 0;
+    int wb = game_write_bound(g);
+    return wb < 0 || wb > GAME_MAX_K ? -1 : (wb < 1 ? 1 : wb);
+}

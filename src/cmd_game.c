@@ -281,6 +281,11 @@ int cmd_game(int argc, char **argv, cmd_ctx *ctx)
     /* without --k a variant with no finite construction is solved like --k auto */
     if (!exact && !kgiven)
         kauto = 1;
+    /* When no process can write more than wb times, the wb-bounded game is
+     * the game itself: --k auto then climbs to wb and the answer is exact. */
+    int wb = game_write_bound(g);
+    int kexact = wb < 0 || wb > GAME_MAX_K ? -1 : (wb < 1 ? 1 : wb);
+    int by_writes = 0;
     const char *bound;
     kres ks[GAME_MAX_K + 1];
     int nks = 0;
@@ -306,7 +311,8 @@ int cmd_game(int argc, char **argv, cmd_ctx *ctx)
         }
     } else {
         bound = "limit";
-        for (int k = 1; k <= kmax; k++) {
+        int klast = kexact > 0 ? kexact : kmax;
+        for (int k = 1; k <= klast; k++) {
             game_graph H;
             o.k = k;
             if (game_build(&H, g, &o) != 0) {
@@ -319,6 +325,13 @@ int cmd_game(int argc, char **argv, cmd_ctx *ctx)
                 game_graph_free(&G);
             G = H;
             have = 1;
+            if (k == kexact) {
+                bound = "exact";
+                exact = by_writes = 1;
+                break;
+            }
+            if (kexact > 0)
+                continue;
             int same = nks >= AUTO_STABLE;
             for (int j = nks - AUTO_STABLE; same && j < nks; j++)
                 same = ks[j].winner == ks[nks - 1].winner;
@@ -339,7 +352,7 @@ int cmd_game(int argc, char **argv, cmd_ctx *ctx)
         return EXIT_LIMIT;
     }
     int winner = G.winB[0] ? GAME_B : GAME_A;
-    int kfinal = exact ? 0 : o.k;
+    int kfinal = exact && !by_writes ? 0 : o.k;
     if (kauto)
         kfinal = ks[nks - 1].k;
     if (json) {
@@ -348,7 +361,7 @@ int cmd_game(int argc, char **argv, cmd_ctx *ctx)
         json_str(f, g->name ? g->name : file);
         fprintf(f, ", \"winner\": \"%c\", \"exact\": %s, \"k\": ", winner == GAME_B ? 'B' : 'A',
                 exact ? "true" : "false");
-        if (exact)
+        if (exact && !by_writes)
             fprintf(f, "null");
         else
             fprintf(f, "%d", kfinal);
@@ -373,9 +386,20 @@ int cmd_game(int argc, char **argv, cmd_ctx *ctx)
                 g->name ? g->name : file, g->nprocs, g->nprocs == 1 ? "" : "es", g->nvars,
                 g->nvars == 1 ? "" : "s", game_update_name(o.a_update), game_update_name(o.b_update),
                 o.first == GAME_B ? 'B' : 'A');
-        if (exact)
+        if (exact && !by_writes)
             fprintf(f, "exact: no player ever updates, so buffers are kept as the last write per variable\n");
-        else if (!kauto)
+        else if (by_writes) {
+            fprintf(f, "exact: no process makes more than %d write%s, so no buffer ever holds more and the %d-bounded game "
+                       "is the game itself\n",
+                    wb, wb == 1 ? "" : "s", kfinal);
+            fprintf(f, "  bounds solved:");
+            for (int j = 0; j < nks; j++)
+                fprintf(f, " k=%d %c%s", ks[j].k, ks[j].winner == GAME_B ? 'B' : 'A', j + 1 < nks ? "," : "\n");
+            for (int j = 1; j < nks; j++)
+                if (ks[j].winner != ks[j - 1].winner)
+                    fprintf(f, "  note: k=%d says %c, k=%d says %c\n", ks[j - 1].k, ks[j - 1].winner == GAME_B ? 'B' : 'A',
+                            ks[j].k, ks[j].winner == GAME_B ? 'B' : 'A');
+        } else if (!kauto)
             fprintf(f, "bounded: the answer of the %d-bounded game (every buffer holds at most %d message%s)\n",
                     o.k, o.k, o.k == 1 ? "" : "s");
         else {

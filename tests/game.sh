@@ -45,6 +45,12 @@ done
 "$WMX" game "$root/examples/games/flush-race.game" --a-update after --k 2 --json > "$tmp/j"
 grep -q '"winner": "A", "exact": false, "k": 2' "$tmp/j" || bad "--k 2: $(cat "$tmp/j")"
 "$WMX" game "$root/examples/games/flush-race.game" --a-update after > "$tmp/t"
+grep -q '^exact: no process makes more than 1 write' "$tmp/t" || bad "no --k, one write: not exact: $(cat "$tmp/t")"
+"$WMX" game "$root/examples/games/flush-race.game" --a-update after --json | grep -q '"exact": true, "k": 1, "bound": "exact"' ||
+    bad "no --k, one write: JSON not exact"
+# a write on a cycle: the buffer is unbounded, so no --k means --k auto
+printf 'var x;\nprocess P { a -> a : wr(x, 1); a -> b : rd(x, 1); final b; }\n' > "$tmp/loop.game"
+"$WMX" game "$tmp/loop.game" --a-update after > "$tmp/t"
 grep -q 'bounded, --k auto' "$tmp/t" && grep -q 'not exact' "$tmp/t" || bad "no --k: not reported as auto: $(cat "$tmp/t")"
 "$WMX" game "$root/examples/games/flush-race.game" > "$tmp/t"
 grep -q 'winner: B (B forces a final state in 2 moves' "$tmp/t" || bad "text output: $(cat "$tmp/t")"
@@ -94,22 +100,29 @@ rc=$?
 # bound's winner equals a separate --k run, and a note names both answers
 # whenever consecutive bounds disagree
 seed=7
-rnd() { seed=$(( (seed * 1103515245 + 12345) % 2147483648 )); echo $(( seed / 65536 % $1 )); }
+# rnd N sets R to a pseudo-random 0..N-1; it must not run in $(...), where
+# the seed's update would be lost and every game would come out the same
+rnd() { seed=$(( (seed * 1103515245 + 12345) % 2147483648 )); R=$(( seed / 65536 % $1 )); }
+var_of() { rnd 2; [ "$R" = 0 ] && V=x || V=y; }
 gen() {
     echo "var x, y;"
-    np=$(( $(rnd 2) + 2 ))
+    rnd 2; np=$((R + 2))
     p=0
     while [ $p -lt $np ]; do
         echo "process P$p {"
         # two writes in a row on the way to P0's final state: a bound of 1
         # can block them, so bounds disagree on some games
-        [ $p = 0 ] && [ "$(rnd 2)" = 0 ] && echo "  s0 -> s1 : wr(x, 1);" && echo "  s1 -> s2 : wr(y, 1);"
-        nt=$(( $(rnd 3) + 2 )); t=0
+        if [ $p = 0 ]; then
+            rnd 2
+            [ "$R" = 0 ] && echo "  s0 -> s1 : wr(x, 1);" && echo "  s1 -> s2 : wr(y, 1);"
+        fi
+        rnd 3; nt=$((R + 2)); t=0
         while [ $t -lt $nt ]; do
-            from=$(rnd 3); to=$(rnd 3)
-            case $(rnd 5) in
-                0|1) ins="wr($( [ "$(rnd 2)" = 0 ] && echo x || echo y), $(rnd 2))" ;;
-                2|3) ins="rd($( [ "$(rnd 2)" = 0 ] && echo x || echo y), $(rnd 2))" ;;
+            rnd 3; from=$R; rnd 3; to=$R
+            rnd 5
+            case $R in
+                0|1) var_of; rnd 2; ins="wr($V, $R)" ;;
+                2|3) var_of; rnd 2; ins="rd($V, $R)" ;;
                 *) ins=mf ;;
             esac
             echo "  s$from -> s$to : $ins;"
@@ -120,16 +133,25 @@ gen() {
         p=$((p + 1))
     done
 }
-props=0 differ=0
+props=0 differ=0 exacts=0
 for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
-    gen > "$tmp/r$i.game"
+    gen > "$tmp/r$i.game"    # not in a subshell of its own: seed carries over
     for v in "after never" "never before" "never after" "always always" "before after"; do
         set -- $v
         "$WMX" game "$tmp/r$i.game" --a-update "$1" --b-update "$2" --k-max 4 > "$tmp/auto" 2>&1 ||
             { bad "r$i $v: auto failed"; continue; }
-        line=$(grep 'bounded, --k auto:' "$tmp/auto")
+        line=$(grep -E 'bounded, --k auto:|bounds solved:' "$tmp/auto")
         prev=""
-        for kw in $(echo "${line#*auto:}" | tr -d ','); do
+        # exact by the write bound K: the K+1-bounded game must agree
+        if grep -q '^exact: no process makes more than' "$tmp/auto"; then
+            ke=$(sed -n 's/.* the \([0-9]*\)-bounded game is the game itself/\1/p' "$tmp/auto")
+            we=$(sed -n 's/^winner: \([AB]\).*/\1/p' "$tmp/auto")
+            got=$("$WMX" game "$tmp/r$i.game" --a-update "$1" --b-update "$2" --k $((ke + 1)) --json |
+                  sed -n 's/.*"winner": "\([AB]\)".*/\1/p')
+            [ -n "$ke" ] && [ "$got" = "$we" ] || bad "r$i $v: exact at k=$ke says $we, --k $((ke + 1)) says $got"
+            exacts=$((exacts + 1))
+        fi
+        for kw in $(echo "${line#*:}" | tr -d ','); do
             case "$kw" in k=*) k=${kw#k=}; continue ;; esac
             got=$("$WMX" game "$tmp/r$i.game" --a-update "$1" --b-update "$2" --k "$k" --json |
                   sed -n 's/.*"winner": "\([AB]\)".*/\1/p')
@@ -145,6 +167,7 @@ for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
     done
 done
 [ "$props" -gt 0 ] || bad "no generated bound checked"
+[ "$exacts" -gt 0 ] || bad "no generated game was exact by its write bound"
 
-[ "$fail" = 0 ] && echo "game: $n header claims, $props generated bounds ($differ disagreeing pairs reported) and the CLI checks passed"
+[ "$fail" = 0 ] && echo "game: $n header claims, $props generated bounds ($differ disagreeing pairs reported, $exacts exact by the write bound) and the CLI checks passed"
 exit $fail

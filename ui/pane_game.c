@@ -57,7 +57,8 @@ static int solve_variant(ui_game *g, FILE *err)
     game_opts_init(&o);
     o.a_update = g->a_update;
     o.b_update = g->b_update;
-    o.k = game_variant_exact(g->a_update, g->b_update) ? 0 : g->k;
+    int kexact = game_exact_bound(g->def, g->a_update, g->b_update);
+    o.k = kexact >= 0 ? kexact : g->k;
     o.max_positions = 5000000;
     if (game_build(&g->G, g->def, &o) != 0) {
         fprintf(err, "the game has more than %llu positions: too big to play\n",
@@ -442,7 +443,7 @@ int ui_game_status(ui_state *ui, char *buf, size_t n)
         return 0;
     snprintf(buf, n, " %s | A %s, B %s | %s | move %d/%d", g->def->name ? g->def->name : "game",
              game_update_name(g->a_update), game_update_name(g->b_update),
-             game_variant_exact(g->a_update, g->b_update) ? "exact" : "bounded", g->pos, g->len);
+             game_exact_bound(g->def, g->a_update, g->b_update) >= 0 ? "exact" : "bounded", g->pos, g->len);
     return 1;
 }
 
@@ -457,7 +458,7 @@ static void game_draw(ui_state *ui, ui_pane *pane, ui_screen *s, ui_rect r)
     const game_def *d = g->def;
     uint32_t v = cur(g);
     int y = r.y, bottom = r.y + r.h;
-    int exact = game_variant_exact(g->a_update, g->b_update);
+    int exact = game_exact_bound(d, g->a_update, g->b_update) >= 0;
     char kb[32];
     snprintf(kb, sizeof kb, "%d-bounded", g->k);
     scr_printf(s, r.x, y++, r.w, ST_HEADER, "A updates %s, B updates %s (%s, %u positions)%s%s",
