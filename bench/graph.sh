@@ -16,5 +16,5 @@ trap 'rm -f "$out"' EXIT
 # every app object but main.o (graph.o needs the theme, screen and session code)
 objs=$(ls "$b"/src/*.o "$b"/ui/*.o | grep -v '/main\.o$')
 ${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L $uicflags -I"$root/core" -I"$root/src" -I"$root/ui" \
-    -o "$out" "$root/bench/graph_bench.c" $objs "$lib" $uilibs -lm
+    -o "$out" "$root/bench/graph_bench.c" $objs "$lib" $uilibs $(sed -n "s/^LLVM_LIBS *= *//p" "$root/Makefile" 2>/dev/null) -lm
 "$out" "${1:-3}"

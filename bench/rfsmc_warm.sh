@@ -12,7 +12,7 @@ if [ ! -f "$lib" ]; then echo "rfsmc_warm.sh: build the library first (make)"; e
 . "$root/bench/rfsmc-gen.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I"$root/core" -o "$tmp/warm" "$root/bench/rfsmc_warm.c" "$lib" -lm
+${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I"$root/core" -o "$tmp/warm" "$root/bench/rfsmc_warm.c" "$lib" $(sed -n "s/^LLVM_LIBS *= *//p" "$root/Makefile" 2>/dev/null) -lm
 printf '%-18s %-4s | %8s %6s %10s %11s %6s\n' family model classes runs classes/s events/s MB
 for fam in "readers 12" "lastzero 10" "lastwrite 8" "nwriters1reader 8" "indexer 13" "szymanski 2" "fib_bench 4"; do
   set -- $fam

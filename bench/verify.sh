@@ -11,5 +11,5 @@ lib=$root/build/libwmxcore.a
 if [ ! -f "$lib" ]; then echo "verify.sh: build the library first (make)"; exit 2; fi
 out=${TMPDIR:-/tmp}/wmx_verify_bench.$$
 trap 'rm -f "$out"' EXIT
-${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I"$root/core" -o "$out" "$root/bench/verify_bench.c" "$lib" -lm
+${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I"$root/core" -o "$out" "$root/bench/verify_bench.c" "$lib" $(sed -n "s/^LLVM_LIBS *= *//p" "$root/Makefile" 2>/dev/null) -lm
 "$out" "${1:-1000}" "${2:-2}"

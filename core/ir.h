@@ -189,6 +189,8 @@ typedef struct wmx_program {
     int pgas_ranks;
     int pgas_rank_reg, pgas_nranks_reg;
     int pgas_queues;     /* queue ids 0..pgas_queues-1 (doc/pgas.md) */
+    /* C input (core/cfront.h): the loop bound used; 0 for other inputs */
+    int unroll;
 } wmx_program;
 
 /* ---- construction (used by the parsers) ---------------------------- */

@@ -12,6 +12,13 @@ wmx_program *wmx_load_program(const char *path, wmx_error *err)
 
 wmx_program *wmx_load_program_stop(const char *path, wmx_error *err, const wmx_stop *stop)
 {
+    return wmx_load_program_c(path, NULL, err, stop);
+}
+
+wmx_program *wmx_load_program_c(const char *path, const cfront_opts *c, wmx_error *err, const wmx_stop *stop)
+{
+    if (cfront_is_c_file(path))
+        return cfront_load(path, c, err);
     size_t len = 0;
     char *text = wmx_read_file(path, &len, err);
     if (!text)

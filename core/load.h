@@ -2,6 +2,7 @@
 #ifndef WMX_LOAD_H
 #define WMX_LOAD_H
 
+#include "cfront.h"
 #include "ir.h"
 #include "util.h"
 
@@ -10,5 +11,7 @@
 wmx_program *wmx_load_program(const char *path, wmx_error *err);
 /* The same, polling stop (may be NULL): err->limit tells a stop from bad input. */
 wmx_program *wmx_load_program_stop(const char *path, wmx_error *err, const wmx_stop *stop);
+/* The same, with the C front end's options for a .c file (NULL = defaults). */
+wmx_program *wmx_load_program_c(const char *path, const cfront_opts *c, wmx_error *err, const wmx_stop *stop);
 
 #endif

@@ -41,6 +41,8 @@ typedef struct cmd_ctx {
      * ("the current execution"), so no temporary path reaches the user;
      * NULL in batch mode */
     const char *trace_label;
+    /* -D/-I/--unroll for C programs (core/cfront.h); NULL = defaults */
+    const struct cfront_opts *c_opts;
     /* REPL hooks around an explorer run (NULL in batch mode): `before` may
      * add progress/on_trace callbacks to the options (ui/ records each trace
      * for its executions list); `after` sees the result once it is printed. */

@@ -454,11 +454,13 @@ static int pgas_robust_cmd(int argc, char **argv, cmd_ctx *ctx, const wmx_progra
 int pgas_dispatch(const char *cmd, int argc, char **argv, cmd_ctx *ctx, int *rc)
 {
     const char *file = find_file(argc, argv);
+    if (file && cfront_is_c_file(file))
+        return 0;              /* C is never PGAS: do not compile it twice */
     const wmx_program *p = NULL;
     wmx_program *owned = NULL;
     if (file) {
         wmx_error err = { 0 };
-        owned = wmx_load_program(file, &err);
+        owned = wmx_load_program_c(file, ctx->c_opts, &err, NULL);
         if (!owned)
             return 0;          /* the command itself reports the error */
         p = owned;

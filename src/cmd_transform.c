@@ -51,7 +51,7 @@ int cmd_transform(int argc, char **argv, cmd_ctx *ctx)
     wmx_program *owned = NULL;
     if (file) {
         wmx_error err = { 0 };
-        owned = wmx_load_program(file, &err);
+        owned = wmx_load_program_c(file, ctx->c_opts, &err, NULL);
         if (!owned) {
             char buf[1024];
             fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));

@@ -154,7 +154,7 @@ wmx_program *cmd_load_file(cmd_ctx *ctx, const char *file, const explore_opts *o
     wmx_error err = { 0 };
     load_limits l = { ctx, o, NULL };
     wmx_stop stop = { load_should_stop, &l };
-    wmx_program *p = wmx_load_program_stop(file, &err, &stop);
+    wmx_program *p = wmx_load_program_c(file, ctx->c_opts, &err, &stop);
     if (!p && err.limit) {
         char sz[32];
         if (l.why && strcmp(l.why, "timeout") == 0)
@@ -190,7 +190,7 @@ static const wmx_program *get_program(cmd_ctx *ctx, const char *file, wmx_progra
         return NULL;
     }
     wmx_error err = { 0 };
-    wmx_program *p = wmx_load_program(file, &err);
+    wmx_program *p = wmx_load_program_c(file, ctx->c_opts, &err, NULL);
     if (!p) {
         char buf[1024];
         fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));

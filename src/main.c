@@ -1,5 +1,6 @@
 /* main.c - the wmx entry point: `wmx COMMAND ...` runs a batch command from
  * the shared table; `wmx [FILE]` (no command) opens the interactive explorer. */
+#include "cfront.h"
 #include "cli.h"
 
 #include <signal.h>
@@ -42,6 +43,15 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
 
     cmd_ctx ctx = { .out = stdout, .err = stderr, .cancel = &interrupted, .current_model = MODEL_TSO };
+    /* -D, -I and --unroll belong to C programs, whichever command loads one */
+    static cfront_opts c_opts;
+    char why[256];
+    argc = cfront_take_args(argc, argv, &c_opts, why, sizeof why);
+    if (argc < 0) {
+        fprintf(stderr, "wmx: %s\n", why);
+        return EXIT_USAGE;
+    }
+    ctx.c_opts = &c_opts;
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         usage(stdout);
         return EXIT_OK;

@@ -185,6 +185,8 @@ void report_json(FILE *out, const explore_result *res)
     json_string(out, p->file);
     fprintf(out, ", \"model\": \"%s\", \"algo\": \"%s\", \"traces\": %ld, \"blocked\": %ld,",
             model_name(res->model), algo_name(res->algo), res->traces, res->blocked);
+    if (p->unroll > 0)
+        fprintf(out, " \"unroll\": %d,", p->unroll);
     fprintf(out, " \"events\": %ld, \"states\": [", res->events);
     /* the keys are the same in every state: format and quote them once
      * (formatting them per state was a third of `explore --json` on

@@ -324,7 +324,7 @@ int ui_load(ui_state *ui, const char *path, FILE *out, FILE *errf)
         ui_pgas_free(ui);
         rc = load_trace(ui, path, out, errf);
     } else {
-        wmx_program *p = wmx_load_program(path, &err);
+        wmx_program *p = wmx_load_program_c(path, ui->ctx->c_opts, &err, NULL);
         if (!p) {
             fprintf(errf, "%s\n", wmx_error_format(&err, buf, sizeof buf));
             if (ui->sess.prog)

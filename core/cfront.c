@@ -1,0 +1,2446 @@
+/* cfront.c - C programs in, through clang and LLVM IR (see cfront.h).
+ *
+ * The translation runs each thread's code once, at translation time, the
+ * way an interpreter would, with values that are known constants folded.
+ * While every branch is decided by constants ("trace" mode) the code comes
+ * out straight: loops over thread ids unroll, pthread_t arrays in main are
+ * tracked at translation time, and pthread_create/join name their threads.
+ * At the first branch on a value from shared memory the thread switches to
+ * "fork" mode: both sides are translated, each program point (the stack of
+ * inlined frames, each at a block entry with its loop counters) is
+ * translated once and later arrivals jump to it, and every loop's back edge
+ * counts towards the unroll bound.  The output is therefore loop free, and
+ * a run that would need one more iteration ends in assume(false): blocked,
+ * as --unroll promises.
+ */
+#include "cfront.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool cfront_is_c_file(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 2 && strcmp(path + n - 2, ".c") == 0;
+}
+
+int cfront_take_args(int argc, char **argv, cfront_opts *o, char *err, size_t errn)
+{
+    int out = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (i > 0 && (strncmp(a, "-D", 2) == 0 || strncmp(a, "-I", 2) == 0)) {
+            const char *flag = a;
+            if (a[2] == '\0') {
+                if (i + 1 >= argc) {
+                    snprintf(err, errn, "%s needs a value", a);
+                    return -1;
+                }
+                /* "-D NAME": keep both words as one flag */
+                flag = NULL;
+                if (o->nflags + 2 > CFRONT_MAX_FLAGS) {
+                    snprintf(err, errn, "too many -D/-I options (at most %d)", CFRONT_MAX_FLAGS / 2);
+                    return -1;
+                }
+                o->flags[o->nflags++] = a;
+                o->flags[o->nflags++] = argv[++i];
+                continue;
+            }
+            if (o->nflags + 1 > CFRONT_MAX_FLAGS) {
+                snprintf(err, errn, "too many -D/-I options (at most %d)", CFRONT_MAX_FLAGS);
+                return -1;
+            }
+            o->flags[o->nflags++] = flag;
+            continue;
+        }
+        if (i > 0 && (strcmp(a, "--unroll") == 0 || strncmp(a, "--unroll=", 9) == 0)) {
+            const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
+            char *end = NULL;
+            long n = v ? strtol(v, &end, 10) : -1;
+            if (!v || *v == '\0' || *end || n < 1 || n > 100000) {
+                snprintf(err, errn, "--unroll: expected a number of iterations 1..100000, got '%s'", v ? v : "");
+                return -1;
+            }
+            o->unroll = (int)n;
+            o->unroll_given = 1;
+            continue;
+        }
+        argv[out++] = argv[i];
+    }
+    if (out < argc)
+        argv[out] = NULL;
+    return out;
+}
+
+#ifndef WMX_HAVE_LLVM
+
+bool cfront_available(void) { return false; }
+
+wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
+{
+    (void)o;
+    wmx_error_set(err, path, 0, 0,
+                  "C input not built: this wmx was configured without LLVM (apt-get install -y clang-14 "
+                  "llvm-14-dev, then ./configure && make)");
+    return NULL;
+}
+
+#else
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/IRReader.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+/* configure passes the clang it found, unquoted (make would eat quotes) */
+#define WMX_STR2(x) #x
+#define WMX_STR(x) WMX_STR2(x)
+#ifdef WMX_CLANG_PATH
+#define WMX_CLANG WMX_STR(WMX_CLANG_PATH)
+#else
+#define WMX_CLANG "clang-14"
+#endif
+
+bool cfront_available(void) { return true; }
+
+/* ---- small containers ---------------------------------------------- */
+
+/* pointer -> int map, open addressing (LLVM handles are stable pointers) */
+typedef struct pmap {
+    const void **keys;
+    int *vals;
+    size_t n, cap;
+} pmap;
+
+static size_t phash(const void *k) { return (size_t)(((uintptr_t)k >> 3) * 0x9E3779B97F4A7C15ull); }
+
+static int *pmap_slot(pmap *m, const void *k, int create)
+{
+    if (create && (m->n + 1) * 2 > m->cap) {
+        size_t ncap = m->cap ? m->cap * 2 : 64;
+        const void **nk = wmx_calloc(ncap, sizeof *nk);
+        int *nv = wmx_calloc(ncap, sizeof *nv);
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->keys[i]) {
+                size_t j = phash(m->keys[i]) & (ncap - 1);
+                while (nk[j])
+                    j = (j + 1) & (ncap - 1);
+                nk[j] = m->keys[i];
+                nv[j] = m->vals[i];
+            }
+        free(m->keys);
+        free(m->vals);
+        m->keys = nk;
+        m->vals = nv;
+        m->cap = ncap;
+    }
+    if (!m->cap)
+        return NULL;
+    size_t j = phash(k) & (m->cap - 1);
+    while (m->keys[j]) {
+        if (m->keys[j] == k)
+            return &m->vals[j];
+        j = (j + 1) & (m->cap - 1);
+    }
+    if (!create)
+        return NULL;
+    m->keys[j] = k;
+    m->vals[j] = -1;
+    m->n++;
+    return &m->vals[j];
+}
+
+static int pmap_get(pmap *m, const void *k)
+{
+    int *s = pmap_slot(m, k, 0);
+    return s ? *s : -1;
+}
+
+static void pmap_free(pmap *m)
+{
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+/* string -> int map for program points */
+typedef struct smap {
+    char **keys;
+    int *vals;
+    size_t n, cap;
+} smap;
+
+static size_t shash(const char *s, size_t n)
+{
+    size_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+static int *smap_slot(smap *m, const char *k, size_t kn)
+{
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t ncap = m->cap ? m->cap * 2 : 64;
+        char **nk = wmx_calloc(ncap, sizeof *nk);
+        int *nv = wmx_calloc(ncap, sizeof *nv);
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->keys[i]) {
+                size_t len;
+                memcpy(&len, m->keys[i], sizeof len);
+                size_t j = shash(m->keys[i] + sizeof len, len) & (ncap - 1);
+                while (nk[j])
+                    j = (j + 1) & (ncap - 1);
+                nk[j] = m->keys[i];
+                nv[j] = m->vals[i];
+            }
+        free(m->keys);
+        free(m->vals);
+        m->keys = nk;
+        m->vals = nv;
+        m->cap = ncap;
+    }
+    size_t j = shash(k, kn) & (m->cap - 1);
+    while (m->keys[j]) {
+        size_t len;
+        memcpy(&len, m->keys[j], sizeof len);
+        if (len == kn && memcmp(m->keys[j] + sizeof len, k, kn) == 0)
+            return &m->vals[j];
+        j = (j + 1) & (m->cap - 1);
+    }
+    m->keys[j] = wmx_malloc(sizeof kn + kn);
+    memcpy(m->keys[j], &kn, sizeof kn);
+    memcpy(m->keys[j] + sizeof kn, k, kn);
+    m->vals[j] = -1;
+    m->n++;
+    return &m->vals[j];
+}
+
+static void smap_free(smap *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        free(m->keys[i]);
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- values ---------------------------------------------------------- */
+
+enum { CV_NONE, CV_CONST, CV_REG, CV_PTR, CV_FUNC, CV_PAIR };
+
+/* What an SSA value is at translation time.  CV_REG holds integers and
+ * byte addresses alike; CV_PTR is an address known while translating: cell
+ * `off` (+ the expression `offx`, -1 = none) of memory object `obj`. */
+typedef struct cval {
+    int kind;
+    wmx_val c;
+    int reg, reg2;
+    int obj, off, offx;
+    LLVMValueRef fn;
+} cval;
+
+static cval cv_const(wmx_val c) { cval v = { .kind = CV_CONST, .c = c, .offx = -1 }; return v; }
+static cval cv_reg(int r) { cval v = { .kind = CV_REG, .reg = r, .offx = -1 }; return v; }
+
+/* A memory object: a global or an alloca of one frame instance.  Globals are
+ * real ir variables from the start; an alloca lives at translation time
+ * (cells[]) until its address escapes or the thread forks, and then becomes
+ * a hidden variable whose initial contents are what it held. */
+typedef struct cobj {
+    char *name;
+    int ncells;
+    int var;              /* -1 while translation-time only */
+    cval *cells;          /* translation-time contents */
+    int handle;           /* holds pthread_t values: never made real */
+} cobj;
+
+/* Per function: blocks, values, loops. */
+typedef struct finfo {
+    LLVMValueRef fn;
+    char *name;
+    int nblocks;
+    LLVMBasicBlockRef *blocks;
+    pmap bidx;            /* block -> index */
+    pmap vidx;            /* instruction/argument -> value index */
+    int nvals;
+    int nheaders;
+    int *header_of;       /* block -> header slot or -1 */
+    unsigned char *inloop;/* [nheaders * nblocks]: block in header's loop */
+    unsigned char *back;  /* [nblocks * nblocks]: edge is a back edge */
+    unsigned char *spin;  /* [nheaders]: a loop without effects (spin-assume) */
+    int sink;             /* -1 unknown, 0 no, 1 the function always fails */
+} finfo;
+
+/* One inlined call: its environment (value -> cval) and register names. */
+typedef struct finst {
+    finfo *fi;
+    cval *env;            /* [fi->nvals] */
+    int *regs;            /* [fi->nvals] register per value, -1 none */
+    int *allocas;         /* [fi->nvals] object per alloca, -1 none */
+} finst;
+
+typedef struct frame {
+    int inst;             /* finst index */
+    int bb;               /* current block */
+    int pos;              /* instruction position within bb */
+    LLVMValueRef at;      /* next instruction */
+    int *counters;        /* [nheaders] back edges taken in each loop */
+    LLVMValueRef call;    /* the call in the caller that this frame answers */
+} frame;
+
+typedef struct pending {
+    frame *stack;
+    cval **envs;          /* each frame's environment, as it was */
+    int depth;
+    int from, to;         /* the edge's blocks in the top frame */
+    int jump;             /* the JUMP instruction to point here */
+} pending;
+
+typedef struct cthread {
+    LLVMValueRef fn;
+    cval arg;
+    int t;                /* ir thread index */
+    int gated;            /* waits for $start */
+    int start_var, done_var;
+    int creator;
+} cthread;
+
+typedef struct cfront {
+    wmx_program *p;
+    const char *path;
+    wmx_error *err;
+    int failed;
+    LLVMModuleRef mod;
+    LLVMContextRef ctx;
+    pmap fidx;            /* function -> finfo index */
+    finfo *funcs;
+    int nfuncs;
+    cobj *objs;
+    int nobjs;
+    pmap gobj;            /* global -> object */
+    cthread *threads;
+    int nthreads;
+    finst *insts;
+    int ninsts;
+    int unroll, unroll_given;
+    char **lines;         /* source lines, for instruction text */
+    int nlines;
+    long budget;          /* translation steps left */
+    /* the thread being translated */
+    int cur;              /* cthread index */
+    int t;
+    int forked;
+    int visible;          /* a visible instruction has been emitted */
+    frame *stack;
+    int depth, cap;
+    smap memo;
+    pending *work;
+    int nwork, capwork;
+    int path_done;
+    LLVMValueRef here;    /* instruction being translated, for errors */
+    /* joins not yet emitted: a join is only needed before the joiner's next
+     * visible step, and a thread that ends after its joins needs none */
+    int *joins;
+    int njoins, capjoins, flushing;
+} cfront;
+
+static void fail(cfront *c, LLVMValueRef at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void fail(cfront *c, LLVMValueRef at, const char *fmt, ...)
+{
+    if (c->failed)
+        return;
+    c->failed = 1;
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    int line = 0, col = 0;
+    if (!at)
+        at = c->here;
+    if (at && LLVMIsAInstruction(at)) {
+        line = (int)LLVMGetDebugLocLine(at);
+        col = (int)LLVMGetDebugLocColumn(at);
+    }
+    wmx_error_set(c->err, c->path, line, col, "%s", msg);
+    c->path_done = 1;
+}
+
+static const char *vname(LLVMValueRef v)
+{
+    size_t n = 0;
+    const char *s = LLVMGetValueName2(v, &n);
+    return s && n ? s : "?";
+}
+
+/* ---- types and layout ---------------------------------------------- */
+
+static int is_mutex_type(LLVMTypeRef t)
+{
+    if (LLVMGetTypeKind(t) != LLVMStructTypeKind)
+        return 0;
+    const char *n = LLVMGetStructName(t);
+    return n && (strcmp(n, "union.pthread_mutex_t") == 0);
+}
+
+/* cells a value of type t takes: one per scalar leaf; -1 unsupported */
+static int type_cells(LLVMTypeRef t)
+{
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMIntegerTypeKind:
+    case LLVMPointerTypeKind:
+        return 1;
+    case LLVMArrayTypeKind: {
+        int e = type_cells(LLVMGetElementType(t));
+        long n = (long)LLVMGetArrayLength(t) * e;
+        return e < 0 || n > 65536 ? -1 : (int)n;
+    }
+    case LLVMStructTypeKind: {
+        if (is_mutex_type(t))
+            return 1;
+        const char *n = LLVMGetStructName(t);
+        if (n && strncmp(n, "union.", 6) == 0)
+            return -1;
+        int s = 0;
+        unsigned k = LLVMCountStructElementTypes(t);
+        for (unsigned i = 0; i < k; i++) {
+            int e = type_cells(LLVMStructGetTypeAtIndex(t, i));
+            if (e < 0)
+                return -1;
+            s += e;
+        }
+        return s;
+    }
+    default:
+        return -1;
+    }
+}
+
+static int field_offset(LLVMTypeRef st, unsigned k)
+{
+    int s = 0;
+    for (unsigned i = 0; i < k; i++)
+        s += type_cells(LLVMStructGetTypeAtIndex(st, i));
+    return s;
+}
+
+static int int_width(LLVMTypeRef t)
+{
+    if (LLVMGetTypeKind(t) == LLVMIntegerTypeKind)
+        return (int)LLVMGetIntTypeWidth(t);
+    return 64;          /* pointers */
+}
+
+/* ---- expressions ----------------------------------------------------- */
+
+static wmx_val sext_w(wmx_val v, int w)
+{
+    if (w >= 64)
+        return v;
+    if (w == 1)
+        return v & 1;
+    uint64_t m = (1ull << w) - 1, s = 1ull << (w - 1);
+    uint64_t u = ((uint64_t)v & m) ^ s;
+    return (wmx_val)(u - s);
+}
+
+static wmx_val zext_w(wmx_val v, int w)
+{
+    if (w >= 64)
+        return v;
+    return (wmx_val)((uint64_t)v & ((1ull << w) - 1));
+}
+
+static int e_const(cfront *c, wmx_val v) { return ir_const(c->p, v); }
+static int e_bin(cfront *c, ir_op op, int a, int b) { return ir_binop(c->p, op, a, b); }
+
+/* sign-extended canonical form of a w-bit value held in 64 bits */
+static int e_norm(cfront *c, int e, int w)
+{
+    if (w >= 64)
+        return e;
+    if (w == 1)
+        return e_bin(c, OP_AND, e, e_const(c, 1));
+    wmx_val m = (wmx_val)((1ull << w) - 1), s = (wmx_val)(1ull << (w - 1));
+    return e_bin(c, OP_SUB, e_bin(c, OP_XOR, e_bin(c, OP_AND, e, e_const(c, m)), e_const(c, s)), e_const(c, s));
+}
+
+static int e_zext(cfront *c, int e, int w)
+{
+    if (w >= 64)
+        return e;
+    return e_bin(c, OP_AND, e, e_const(c, (wmx_val)((1ull << w) - 1)));
+}
+
+static void obj_make_real(cfront *c, int o);
+
+static int e_addr_of_cell(cfront *c, int obj, int off)
+{
+    obj_make_real(c, obj);
+    int e = ir_const(c->p, c->p->vars[c->objs[obj].var].base + off);
+    c->p->exprs[e].op = OP_ADDR;
+    return e;
+}
+
+/* the value as an expression; pointers become byte addresses */
+static int e_of(cfront *c, cval v)
+{
+    switch (v.kind) {
+    case CV_CONST: return e_const(c, v.c);
+    case CV_REG: return ir_reg(c->p, v.reg);
+    case CV_PTR: {
+        int e = e_addr_of_cell(c, v.obj, v.off);
+        if (v.offx >= 0)
+            e = e_bin(c, OP_ADD, e, e_bin(c, OP_MUL, v.offx, e_const(c, 8)));
+        return e;
+    }
+    case CV_FUNC:
+        fail(c, NULL, "unsupported: a function pointer used as a value");
+        return e_const(c, 0);
+    default:
+        fail(c, NULL, "unsupported: a value of this type");
+        return e_const(c, 0);
+    }
+}
+
+/* ---- objects ----------------------------------------------------------- */
+
+static int obj_new(cfront *c, const char *name, int ncells)
+{
+    c->objs = wmx_realloc(c->objs, (size_t)(c->nobjs + 1) * sizeof *c->objs);
+    cobj *o = &c->objs[c->nobjs];
+    memset(o, 0, sizeof *o);
+    o->name = wmx_strdup(name);
+    o->ncells = ncells;
+    o->var = -1;
+    o->cells = wmx_calloc((size_t)(ncells ? ncells : 1), sizeof *o->cells);
+    for (int i = 0; i < ncells; i++)
+        o->cells[i] = cv_const(0);
+    return c->nobjs++;
+}
+
+static wmx_val cval_init_value(cfront *c, cval v)
+{
+    if (v.kind == CV_CONST)
+        return v.c;
+    if (v.kind == CV_PTR && v.offx < 0) {
+        obj_make_real(c, v.obj);
+        return ir_cell_address(c->p, c->p->vars[c->objs[v.obj].var].base + v.off);
+    }
+    fail(c, NULL, "unsupported: this initial value");
+    return 0;
+}
+
+static void obj_make_real(cfront *c, int o)
+{
+    cobj *ob = &c->objs[o];
+    if (ob->var >= 0)
+        return;
+    if (ob->handle) {
+        fail(c, NULL, "unsupported: a pthread_t used as data (only pthread_create and pthread_join may use it)");
+        return;
+    }
+    char name[160];
+    snprintf(name, sizeof name, "%s", ob->name);
+    int v = ir_add_var(c->p, name, ob->ncells ? ob->ncells : 1);
+    for (int k = 2; v < 0 && k < 1000; k++) {
+        snprintf(name, sizeof name, "%s.%d", ob->name, k);
+        v = ir_add_var(c->p, name, ob->ncells ? ob->ncells : 1);
+    }
+    ob = &c->objs[o];
+    ob->var = v;
+    c->p->vars[v].elem_size = 8;
+    for (int i = 0; i < ob->ncells; i++) {
+        cval cv = ob->cells[i];
+        wmx_val init = cval_init_value(c, cv);
+        c->p->cell_init[c->p->vars[c->objs[o].var].base + i] = init;
+    }
+}
+
+/* Fills cells [off, ...) of a translation-time object from a constant. */
+static void const_fill(cfront *c, LLVMValueRef k, LLVMTypeRef t, cval *cells, int *off);
+
+static cval const_val(cfront *c, LLVMValueRef v);
+
+static void const_fill(cfront *c, LLVMValueRef k, LLVMTypeRef t, cval *cells, int *off)
+{
+    int n = type_cells(t);
+    if (!k || LLVMIsAConstantAggregateZero(k) || LLVMIsNull(k) || LLVMIsUndef(k)) {
+        for (int i = 0; i < n; i++)
+            cells[(*off)++] = cv_const(0);
+        return;
+    }
+    LLVMTypeKind kind = LLVMGetTypeKind(t);
+    if (kind == LLVMIntegerTypeKind || kind == LLVMPointerTypeKind) {
+        cells[(*off)++] = const_val(c, k);
+        return;
+    }
+    if (kind == LLVMStructTypeKind && is_mutex_type(t)) {
+        cells[(*off)++] = cv_const(0);
+        return;
+    }
+    if (kind == LLVMArrayTypeKind) {
+        unsigned len = LLVMGetArrayLength(t);
+        LLVMTypeRef et = LLVMGetElementType(t);
+        if (LLVMIsAConstantDataSequential(k)) {
+            for (unsigned i = 0; i < len; i++)
+                const_fill(c, LLVMGetElementAsConstant(k, i), et, cells, off);
+        } else {
+            for (unsigned i = 0; i < len; i++)
+                const_fill(c, LLVMGetOperand(k, i), et, cells, off);
+        }
+        return;
+    }
+    if (kind == LLVMStructTypeKind) {
+        unsigned nf = LLVMCountStructElementTypes(t);
+        for (unsigned i = 0; i < nf; i++)
+            const_fill(c, LLVMGetOperand(k, i), LLVMStructGetTypeAtIndex(t, i), cells, off);
+        return;
+    }
+    fail(c, NULL, "unsupported: an initializer of this type");
+    for (int i = 0; i < n; i++)
+        cells[(*off)++] = cv_const(0);
+}
+
+/* ---- functions: blocks, values, loops ---------------------------------- */
+
+static finfo *func_info(cfront *c, LLVMValueRef fn)
+{
+    int i = pmap_get(&c->fidx, fn);
+    if (i >= 0)
+        return &c->funcs[i];
+    c->funcs = wmx_realloc(c->funcs, (size_t)(c->nfuncs + 1) * sizeof *c->funcs);
+    finfo *f = &c->funcs[c->nfuncs];
+    *pmap_slot(&c->fidx, fn, 1) = c->nfuncs++;
+    memset(f, 0, sizeof *f);
+    f->fn = fn;
+    f->name = wmx_strdup(vname(fn));
+    f->sink = -1;
+    f->nblocks = (int)LLVMCountBasicBlocks(fn);
+    f->blocks = wmx_calloc((size_t)(f->nblocks ? f->nblocks : 1), sizeof *f->blocks);
+    LLVMGetBasicBlocks(fn, f->blocks);
+    for (int b = 0; b < f->nblocks; b++)
+        *pmap_slot(&f->bidx, f->blocks[b], 1) = b;
+    unsigned np = LLVMCountParams(fn);
+    for (unsigned k = 0; k < np; k++)
+        *pmap_slot(&f->vidx, LLVMGetParam(fn, k), 1) = f->nvals++;
+    for (int b = 0; b < f->nblocks; b++)
+        for (LLVMValueRef in = LLVMGetFirstInstruction(f->blocks[b]); in; in = LLVMGetNextInstruction(in))
+            *pmap_slot(&f->vidx, in, 1) = f->nvals++;
+    /* back edges by DFS; loop bodies by walking predecessors back from the
+     * latch to the header (reducible CFGs: what C without goto gives) */
+    int n = f->nblocks;
+    f->back = wmx_calloc((size_t)n * (size_t)(n ? n : 1), 1);
+    f->header_of = wmx_malloc((size_t)(n ? n : 1) * sizeof *f->header_of);
+    for (int b = 0; b < n; b++)
+        f->header_of[b] = -1;
+    if (n == 0)
+        return f;
+    int *state = wmx_calloc((size_t)n, sizeof *state);       /* 0 new, 1 on stack, 2 done */
+    int *stk = wmx_malloc((size_t)n * sizeof *stk), *next = wmx_calloc((size_t)n, sizeof *next);
+    int sp = 0;
+    stk[sp++] = 0;
+    state[0] = 1;
+    while (sp) {
+        int b = stk[sp - 1];
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(f->blocks[b]);
+        unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
+        if ((unsigned)next[b] < ns) {
+            int s = pmap_get(&f->bidx, LLVMGetSuccessor(term, (unsigned)next[b]++));
+            if (s < 0)
+                continue;
+            if (state[s] == 1) {
+                f->back[(size_t)b * (size_t)n + (size_t)s] = 1;
+                if (f->header_of[s] < 0)
+                    f->header_of[s] = f->nheaders++;
+            } else if (state[s] == 0) {
+                state[s] = 1;
+                stk[sp++] = s;
+            }
+        } else {
+            state[b] = 2;
+            sp--;
+        }
+    }
+    f->inloop = wmx_calloc((size_t)(f->nheaders ? f->nheaders : 1) * (size_t)n, 1);
+    /* predecessors */
+    int *npred = wmx_calloc((size_t)n, sizeof *npred);
+    int **pred = wmx_calloc((size_t)n, sizeof *pred);
+    for (int b = 0; b < n; b++) {
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(f->blocks[b]);
+        unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
+        for (unsigned k = 0; k < ns; k++) {
+            int s = pmap_get(&f->bidx, LLVMGetSuccessor(term, k));
+            if (s < 0)
+                continue;
+            pred[s] = wmx_realloc(pred[s], (size_t)(npred[s] + 1) * sizeof **pred);
+            pred[s][npred[s]++] = b;
+        }
+    }
+    for (int b = 0; b < n; b++)
+        for (int h = 0; h < n; h++) {
+            if (!f->back[(size_t)b * (size_t)n + (size_t)h])
+                continue;
+            unsigned char *in = f->inloop + (size_t)f->header_of[h] * (size_t)n;
+            in[h] = 1;
+            sp = 0;
+            if (!in[b]) {
+                in[b] = 1;
+                stk[sp++] = b;
+            }
+            while (sp) {
+                int x = stk[--sp];
+                for (int k = 0; k < npred[x]; k++)
+                    if (!in[pred[x][k]]) {
+                        in[pred[x][k]] = 1;
+                        stk[sp++] = pred[x][k];
+                    }
+            }
+        }
+    /* A loop whose blocks only read and compute, and carry no value from one
+     * iteration to the next (no phi at the header), does the same thing each
+     * time round: going round again is only waiting.  Like GenMC's
+     * spin-assume, its back edge becomes assume(false): the execution that
+     * waits is blocked, the one that leaves is explored. */
+    f->spin = wmx_calloc((size_t)(f->nheaders ? f->nheaders : 1), 1);
+    for (int h = 0; h < n; h++) {
+        if (f->header_of[h] < 0)
+            continue;
+        int k = f->header_of[h], pure = 1;
+        unsigned char *in = f->inloop + (size_t)k * (size_t)n;
+        for (int b = 0; b < n && pure; b++) {
+            if (!in[b])
+                continue;
+            for (LLVMValueRef x = LLVMGetFirstInstruction(f->blocks[b]); x && pure; x = LLVMGetNextInstruction(x)) {
+                switch (LLVMGetInstructionOpcode(x)) {
+                case LLVMStore: case LLVMAtomicRMW: case LLVMAtomicCmpXchg: case LLVMFence: case LLVMAlloca:
+                    pure = 0;
+                    break;
+                case LLVMPHI:
+                    if (b == h)
+                        pure = 0;
+                    break;
+                case LLVMCall: {
+                    LLVMValueRef g = LLVMGetCalledValue(x);
+                    const char *gn = g && LLVMIsAFunction(g) ? vname(g) : "";
+                    if (strncmp(gn, "llvm.dbg.", 9) != 0)
+                        pure = 0;
+                    break;
+                }
+                default:
+                    break;
+                }
+            }
+        }
+        f->spin[k] = (unsigned char)pure;
+    }
+    for (int b = 0; b < n; b++)
+        free(pred[b]);
+    free(pred);
+    free(npred);
+    free(state);
+    free(stk);
+    free(next);
+    return f;
+}
+
+static void finfo_free(finfo *f)
+{
+    free(f->name);
+    free(f->blocks);
+    pmap_free(&f->bidx);
+    pmap_free(&f->vidx);
+    free(f->header_of);
+    free(f->inloop);
+    free(f->back);
+    free(f->spin);
+}
+
+static int inst_new(cfront *c, finfo *fi)
+{
+    c->insts = wmx_realloc(c->insts, (size_t)(c->ninsts + 1) * sizeof *c->insts);
+    finst *x = &c->insts[c->ninsts];
+    x->fi = fi;
+    size_t n = (size_t)(fi->nvals ? fi->nvals : 1);
+    x->env = wmx_calloc(n, sizeof *x->env);
+    x->regs = wmx_malloc(n * sizeof *x->regs);
+    x->allocas = wmx_malloc(n * sizeof *x->allocas);
+    for (size_t i = 0; i < n; i++)
+        x->regs[i] = x->allocas[i] = -1;
+    return c->ninsts++;
+}
+
+/* ---- the current thread's code ---------------------------------------- */
+
+static frame *top(cfront *c) { return &c->stack[c->depth - 1]; }
+static finst *top_inst(cfront *c) { return &c->insts[top(c)->inst]; }
+
+static int value_index(cfront *c, LLVMValueRef v)
+{
+    return pmap_get(&top_inst(c)->fi->vidx, v);
+}
+
+static int reg_for(cfront *c, LLVMValueRef v)
+{
+    finst *x = top_inst(c);
+    int i = pmap_get(&x->fi->vidx, v);
+    if (i < 0)
+        return -1;
+    if (x->regs[i] < 0) {
+        char name[48];
+        snprintf(name, sizeof name, "$%d", c->p->threads[c->t].nregs);
+        x->regs[i] = ir_thread_reg(c->p, c->t, name);
+    }
+    return x->regs[i];
+}
+
+static int temp_reg(cfront *c)
+{
+    char name[48];
+    snprintf(name, sizeof name, "$%d", c->p->threads[c->t].nregs);
+    return ir_thread_reg(c->p, c->t, name);
+}
+
+static char *line_text(cfront *c, LLVMValueRef at)
+{
+    int line = at && LLVMIsAInstruction(at) ? (int)LLVMGetDebugLocLine(at) : 0;
+    if (line <= 0 || line > c->nlines)
+        return NULL;
+    const char *s = c->lines[line - 1];
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        n--;
+    if (n > 60)
+        n = 60;
+    return wmx_strndup(s, n);
+}
+
+static void flush_joins(cfront *c);
+
+static int emit(cfront *c, ir_instr *in, const char *text)
+{
+    if (c->njoins && !c->flushing && ir_is_visible(in))
+        flush_joins(c);
+    LLVMValueRef at = c->here;
+    if (at && LLVMIsAInstruction(at)) {
+        in->loc.line = (int)LLVMGetDebugLocLine(at);
+        in->loc.col = (int)LLVMGetDebugLocColumn(at);
+    }
+    char *own = NULL;
+    if (!text)
+        text = own = line_text(c, at);
+    in->text = (char *)(text ? text : "");
+    if (ir_is_visible(in))
+        c->visible = 1;
+    int i = ir_add_instr(c->p, c->t, in);
+    free(own);
+    return i;
+}
+
+static void emit_let(cfront *c, int reg, int e)
+{
+    ir_instr in = ir_instr_init(I_LET, (wmx_srcloc){ 0, 0 });
+    in.dst = reg;
+    in.e1 = e;
+    emit(c, &in, "");
+}
+
+static void end_path(cfront *c) { c->path_done = 1; }
+
+static void emit_block_forever(cfront *c, const char *why)
+{
+    ir_instr in = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0 });
+    in.e1 = e_const(c, 0);
+    emit(c, &in, why);
+    end_path(c);
+}
+
+static void make_all_real(cfront *c)
+{
+    for (int d = 0; d < c->depth; d++) {
+        finst *x = &c->insts[c->stack[d].inst];
+        for (int i = 0; i < x->fi->nvals; i++)
+            if (x->allocas[i] >= 0 && !c->objs[x->allocas[i]].handle)
+                obj_make_real(c, x->allocas[i]);
+    }
+}
+
+/* ---- operand values ------------------------------------------------------ */
+
+static cval gep_apply(cfront *c, cval base, LLVMTypeRef srcty, LLVMValueRef g, unsigned first, unsigned nidx);
+
+static cval const_val(cfront *c, LLVMValueRef v)
+{
+    if (LLVMIsAConstantInt(v)) {
+        int w = int_width(LLVMTypeOf(v));
+        return cv_const(w == 1 ? (wmx_val)LLVMConstIntGetZExtValue(v) : sext_w(LLVMConstIntGetSExtValue(v), w));
+    }
+    if (LLVMIsAConstantPointerNull(v) || LLVMIsUndef(v) || LLVMIsAConstantAggregateZero(v))
+        return cv_const(0);
+    if (LLVMIsAFunction(v)) {
+        cval r = { .kind = CV_FUNC, .fn = v, .offx = -1 };
+        return r;
+    }
+    if (LLVMIsAGlobalVariable(v)) {
+        int o = pmap_get(&c->gobj, v);
+        if (o < 0) {
+            fail(c, NULL, "unsupported: the global '%s'", vname(v));
+            return cv_const(0);
+        }
+        cval r = { .kind = CV_PTR, .obj = o, .off = 0, .offx = -1 };
+        return r;
+    }
+    if (LLVMIsAConstantExpr(v)) {
+        LLVMOpcode op = LLVMGetConstOpcode(v);
+        switch (op) {
+        case LLVMBitCast:
+        case LLVMPtrToInt:
+        case LLVMIntToPtr:
+        case LLVMAddrSpaceCast:
+            return const_val(c, LLVMGetOperand(v, 0));
+        case LLVMGetElementPtr:
+            return gep_apply(c, const_val(c, LLVMGetOperand(v, 0)), LLVMGetGEPSourceElementType(v), v, 1,
+                             (unsigned)LLVMGetNumOperands(v) - 1);
+        default:
+            break;
+        }
+    }
+    fail(c, NULL, "unsupported: a constant of this kind");
+    return cv_const(0);
+}
+
+static cval val(cfront *c, LLVMValueRef v)
+{
+    if (LLVMIsAInstruction(v) || LLVMIsAArgument(v)) {
+        int i = value_index(c, v);
+        if (i < 0) {
+            fail(c, NULL, "internal: a value from another function");
+            return cv_const(0);
+        }
+        cval r = top_inst(c)->env[i];
+        if (r.kind == CV_NONE) {
+            fail(c, NULL, "internal: a value used before it is defined");
+            return cv_const(0);
+        }
+        return r;
+    }
+    return const_val(c, v);
+}
+
+static void set_val(cfront *c, LLVMValueRef v, cval r)
+{
+    int i = value_index(c, v);
+    if (i >= 0)
+        top_inst(c)->env[i] = r;
+}
+
+/* A computed value: a constant stays one; otherwise it goes to v's register. */
+static cval define(cfront *c, LLVMValueRef v, int e)
+{
+    if (c->p->exprs[e].op == OP_CONST) {
+        cval r = cv_const(c->p->exprs[e].value);
+        set_val(c, v, r);
+        return r;
+    }
+    int reg = reg_for(c, v);
+    emit_let(c, reg, e);
+    cval r = cv_reg(reg);
+    set_val(c, v, r);
+    return r;
+}
+
+static cval gep_apply(cfront *c, cval base, LLVMTypeRef srcty, LLVMValueRef g, unsigned first, unsigned nidx)
+{
+    long off = 0;
+    int offx = -1;
+    LLVMTypeRef ty = srcty;
+    for (unsigned k = 0; k < nidx && !c->failed; k++) {
+        cval idx = val(c, LLVMGetOperand(g, first + k));
+        int scale;
+        if (k == 0) {
+            scale = type_cells(ty);
+        } else if (LLVMGetTypeKind(ty) == LLVMStructTypeKind) {
+            if (idx.kind != CV_CONST) {
+                fail(c, NULL, "unsupported: a computed struct field");
+                break;
+            }
+            off += field_offset(ty, (unsigned)idx.c);
+            ty = LLVMStructGetTypeAtIndex(ty, (unsigned)idx.c);
+            continue;
+        } else if (LLVMGetTypeKind(ty) == LLVMArrayTypeKind) {
+            ty = LLVMGetElementType(ty);
+            scale = type_cells(ty);
+        } else {
+            fail(c, NULL, "unsupported: pointer arithmetic on this type");
+            break;
+        }
+        if (scale < 0) {
+            fail(c, NULL, "unsupported: a type that is not made of integers and pointers");
+            break;
+        }
+        if (idx.kind == CV_CONST) {
+            off += (long)idx.c * scale;
+        } else {
+            int e = e_bin(c, OP_MUL, e_of(c, idx), e_const(c, scale));
+            offx = offx < 0 ? e : e_bin(c, OP_ADD, offx, e);
+        }
+    }
+    if (base.kind == CV_PTR) {
+        base.off += (int)off;
+        if (offx >= 0)
+            base.offx = base.offx < 0 ? offx : e_bin(c, OP_ADD, base.offx, offx);
+        if (base.offx < 0 && (base.off < 0 || base.off >= c->objs[base.obj].ncells) &&
+            !(base.off == c->objs[base.obj].ncells))
+            fail(c, NULL, "out of bounds: cell %d of '%s' (%d cells)", base.off, c->objs[base.obj].name,
+                 c->objs[base.obj].ncells);
+        return base;
+    }
+    if (base.kind == CV_CONST && offx < 0)
+        return cv_const(base.c + off * 8);
+    int e = e_bin(c, OP_ADD, e_of(c, base), e_const(c, off * 8));
+    if (offx >= 0)
+        e = e_bin(c, OP_ADD, e, e_bin(c, OP_MUL, offx, e_const(c, 8)));
+    cval r = { .kind = CV_REG, .offx = -1 };
+    r.reg = temp_reg(c);
+    emit_let(c, r.reg, e);
+    return r;
+}
+
+/* The memory operand for an access through pointer value v. */
+static ir_addr addr_of(cfront *c, cval v)
+{
+    ir_addr a = { .var = -1, .index = -1, .ptr = -1 };
+    if (v.kind == CV_PTR) {
+        obj_make_real(c, v.obj);
+        if (c->failed)
+            return a;
+        a.var = c->objs[v.obj].var;
+        if (v.offx >= 0)
+            a.index = v.off ? e_bin(c, OP_ADD, e_const(c, v.off), v.offx) : v.offx;
+        else
+            a.index = e_const(c, v.off);
+        return a;
+    }
+    a.ptr = e_of(c, v);
+    return a;
+}
+
+/* ---- threads ------------------------------------------------------------- */
+
+static int new_flag_var(cfront *c, const char *what, int t)
+{
+    char name[96];
+    snprintf(name, sizeof name, "$%s.%d", what, t);
+    int v = ir_add_var(c->p, name, 1);
+    c->p->vars[v].elem_size = 8;
+    return v;
+}
+
+static void emit_flag(cfront *c, ir_kind kind, int var, const char *text)
+{
+    ir_instr in = ir_instr_init(kind, (wmx_srcloc){ 0, 0 });
+    in.addr.var = var;
+    in.addr.index = e_const(c, 0);
+    in.e1 = e_const(c, 1);
+    in.cmp = OP_EQ;
+    emit(c, &in, text);
+}
+
+static void rename_thread(cfront *c, int t, char *name)
+{
+    char *old = c->p->threads[t].name;
+    char a[200], b[200];
+    for (int i = 0; i < c->p->nthreads; i++)
+        for (int k = 0; k < c->p->threads[i].ninstrs; k++) {
+            ir_instr *in = &c->p->threads[i].instrs[k];
+            for (int w = 0; w < 2; w++) {
+                snprintf(a, sizeof a, "%s(%s)", w ? "pthread_join" : "pthread_create", old);
+                if (in->text && strcmp(in->text, a) == 0) {
+                    snprintf(b, sizeof b, "%s(%s)", w ? "pthread_join" : "pthread_create", name);
+                    free(in->text);
+                    in->text = wmx_strdup(b);
+                }
+            }
+        }
+    free(old);
+    c->p->threads[t].name = name;
+}
+
+static int thread_create(cfront *c, LLVMValueRef fn, cval arg)
+{
+    if (c->nthreads + 1 >= WMX_MAX_THREADS) {
+        fail(c, NULL, "unsupported: more than %d threads", WMX_MAX_THREADS - 1);
+        return -1;
+    }
+    if (LLVMIsDeclaration(fn)) {
+        fail(c, NULL, "unsupported: a thread function without a body ('%s')", vname(fn));
+        return -1;
+    }
+    flush_joins(c);           /* the new thread starts after them */
+    c->threads = wmx_realloc(c->threads, (size_t)(c->nthreads + 1) * sizeof *c->threads);
+    cthread *th = &c->threads[c->nthreads];
+    memset(th, 0, sizeof *th);
+    th->fn = fn;
+    th->arg = arg;
+    th->creator = c->cur;
+    /* a function run by several threads: fn.1, fn.2, ... (the first one
+     * is renamed when the second appears, and so are the texts naming it) */
+    int same = 0;
+    for (int j = 1; j < c->nthreads; j++)
+        if (c->threads[j].fn == fn)
+            same++;
+    if (same == 1) {
+        for (int j = 1; j < c->nthreads; j++)
+            if (c->threads[j].fn == fn)
+                rename_thread(c, c->threads[j].t, wmx_asprintf("%s.1", vname(fn)));
+    }
+    char *tname = same ? wmx_asprintf("%s.%d", vname(fn), same + 1) : wmx_strdup(vname(fn));
+    th->t = ir_add_thread(c->p, tname);
+    free(tname);
+    th->done_var = -1;
+    th->start_var = -1;
+    th->gated = c->forked || c->visible || c->threads[c->cur].gated;
+    int id = c->nthreads++;
+    if (th->gated) {
+        int v = new_flag_var(c, "start", th->t);
+        c->threads[id].start_var = v;
+        char text[96];
+        snprintf(text, sizeof text, "pthread_create(%s)", c->p->threads[th->t].name);
+        emit_flag(c, I_XCHG, v, text);
+    }
+    return id;
+}
+
+static void thread_join(cfront *c, cval h)
+{
+    if (h.kind != CV_CONST || h.c < 1 || h.c >= c->nthreads) {
+        fail(c, NULL, "unsupported: pthread_join of a thread not known while translating "
+                      "(keep pthread_t values in variables that only pthread_create writes)");
+        return;
+    }
+    for (int i = 0; i < c->njoins; i++)
+        if (c->joins[i] == (int)h.c)
+            return;
+    if (c->njoins == c->capjoins) {
+        c->capjoins = c->capjoins ? 2 * c->capjoins : 16;
+        c->joins = wmx_realloc(c->joins, (size_t)c->capjoins * sizeof *c->joins);
+    }
+    c->joins[c->njoins++] = (int)h.c;
+}
+
+static void flush_joins(cfront *c)
+{
+    c->flushing = 1;
+    for (int i = 0; i < c->njoins; i++) {
+        cthread *th = &c->threads[c->joins[i]];
+        if (th->done_var < 0)
+            th->done_var = new_flag_var(c, "done", th->t);
+        char text[96];
+        snprintf(text, sizeof text, "pthread_join(%s)", c->p->threads[th->t].name);
+        emit_flag(c, I_AWAIT, c->threads[c->joins[i]].done_var, text);
+    }
+    c->njoins = 0;
+    c->flushing = 0;
+}
+
+/* ---- calls ---------------------------------------------------------------- */
+
+static int is_error_fn(const char *n)
+{
+    return strcmp(n, "__assert_fail") == 0 || strcmp(n, "__VERIFIER_error") == 0 || strcmp(n, "abort") == 0 ||
+           strcmp(n, "__assert_rtn") == 0 || strcmp(n, "reach_error") == 0;
+}
+
+static LLVMValueRef called_fn(LLVMValueRef call)
+{
+    LLVMValueRef f = LLVMGetCalledValue(call);
+    while (f && LLVMIsAConstantExpr(f) && LLVMGetConstOpcode(f) == LLVMBitCast)
+        f = LLVMGetOperand(f, 0);
+    return f && LLVMIsAFunction(f) ? f : NULL;
+}
+
+static int fn_is_sink(cfront *c, LLVMValueRef fn, int depth);
+
+/* A block that fails an assertion before anything else happens. */
+static int block_is_sink(cfront *c, LLVMBasicBlockRef b, int depth)
+{
+    for (LLVMValueRef in = LLVMGetFirstInstruction(b); in; in = LLVMGetNextInstruction(in)) {
+        if (LLVMGetInstructionOpcode(in) != LLVMCall)
+            return 0;
+        LLVMValueRef f = called_fn(in);
+        if (!f)
+            return 0;
+        const char *n = vname(f);
+        if (strncmp(n, "llvm.dbg.", 9) == 0 || strncmp(n, "llvm.lifetime.", 14) == 0)
+            continue;
+        return fn_is_sink(c, f, depth + 1);
+    }
+    return 0;
+}
+
+static int fn_is_sink(cfront *c, LLVMValueRef fn, int depth)
+{
+    const char *n = vname(fn);
+    if (is_error_fn(n) && (LLVMIsDeclaration(fn) || strcmp(n, "reach_error") == 0))
+        return 1;
+    if (LLVMIsDeclaration(fn) || depth > 4)
+        return 0;
+    finfo *fi = func_info(c, fn);
+    if (fi->sink < 0)
+        fi->sink = fi->nblocks > 0 && block_is_sink(c, fi->blocks[0], depth);
+    return fi->sink;
+}
+
+static void emit_assert(cfront *c, int e, const char *text)
+{
+    ir_instr in = ir_instr_init(I_ASSERT, (wmx_srcloc){ 0, 0 });
+    in.e1 = e;
+    emit(c, &in, text);
+}
+
+static void emit_mutex(cfront *c, cval m, const char *what, LLVMValueRef call)
+{
+    ir_addr a = addr_of(c, m);
+    if (c->failed)
+        return;
+    if (strcmp(what, "unlock") == 0) {
+        ir_instr in = ir_instr_init(I_XCHG, (wmx_srcloc){ 0, 0 });
+        in.addr = a;
+        in.e1 = e_const(c, 0);
+        emit(c, &in, NULL);
+        set_val(c, call, cv_const(0));
+        return;
+    }
+    int r = temp_reg(c);
+    ir_instr in = ir_instr_init(I_CAS, (wmx_srcloc){ 0, 0 });
+    in.addr = a;
+    in.dst = r;
+    in.e1 = e_const(c, 0);
+    in.e2 = e_const(c, 1);
+    emit(c, &in, NULL);
+    if (strcmp(what, "lock") == 0) {
+        ir_instr as = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0 });
+        as.e1 = e_bin(c, OP_EQ, ir_reg(c->p, r), e_const(c, 0));
+        emit(c, &as, "(the mutex is free)");
+        set_val(c, call, cv_const(0));
+    } else {
+        /* trylock: 0 on success, EBUSY (16) otherwise */
+        define(c, call, e_bin(c, OP_MUL, e_bin(c, OP_NE, ir_reg(c->p, r), e_const(c, 0)), e_const(c, 16)));
+    }
+}
+
+static void thread_end(cfront *c);
+static void enter_edge(cfront *c, int from, int to);
+
+static void do_call(cfront *c, LLVMValueRef in)
+{
+    LLVMValueRef f = called_fn(in);
+    if (!f) {
+        fail(c, in, "unsupported: a call through a function pointer");
+        return;
+    }
+    const char *n = vname(f);
+    frame *F = top(c);
+    if (strncmp(n, "llvm.dbg.", 9) == 0 || strncmp(n, "llvm.lifetime.", 14) == 0 ||
+        strcmp(n, "pthread_mutex_init") == 0 || strcmp(n, "pthread_mutex_destroy") == 0 ||
+        strcmp(n, "pthread_attr_init") == 0 || strcmp(n, "pthread_attr_destroy") == 0 ||
+        strcmp(n, "printf") == 0 || strcmp(n, "puts") == 0 || strcmp(n, "putchar") == 0 ||
+        strcmp(n, "fflush") == 0 || strcmp(n, "pthread_yield") == 0 || strcmp(n, "sched_yield") == 0) {
+        set_val(c, in, cv_const(0));
+        return;
+    }
+    if (fn_is_sink(c, f, 0)) {
+        emit_assert(c, e_const(c, 0), NULL);
+        end_path(c);
+        return;
+    }
+    if (strcmp(n, "__VERIFIER_assume") == 0) {
+        cval v = val(c, LLVMGetOperand(in, 0));
+        if (v.kind == CV_CONST && v.c != 0)
+            return;
+        ir_instr as = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0 });
+        as.e1 = e_of(c, v);
+        emit(c, &as, NULL);
+        if (v.kind == CV_CONST)
+            end_path(c);
+        return;
+    }
+    if (strcmp(n, "pthread_create") == 0) {
+        cval h = val(c, LLVMGetOperand(in, 0));
+        LLVMValueRef fnv = LLVMGetOperand(in, 2);
+        while (LLVMIsAConstantExpr(fnv) && LLVMGetConstOpcode(fnv) == LLVMBitCast)
+            fnv = LLVMGetOperand(fnv, 0);
+        if (!LLVMIsAFunction(fnv)) {
+            fail(c, in, "unsupported: pthread_create of a function not known while translating");
+            return;
+        }
+        cval arg = val(c, LLVMGetOperand(in, 3));
+        if (arg.kind == CV_PTR)
+            obj_make_real(c, arg.obj);     /* the thread reads it */
+        else if (arg.kind != CV_CONST) {
+            fail(c, in, "unsupported: a thread argument computed at run time (pass a constant or an address)");
+            return;
+        }
+        int id = thread_create(c, fnv, arg);
+        if (id < 0)
+            return;
+        if (h.kind != CV_PTR || h.offx >= 0) {
+            fail(c, in, "unsupported: a pthread_t not in a variable");
+            return;
+        }
+        cobj *o = &c->objs[h.obj];
+        if (o->var >= 0 && !o->handle) {
+            fail(c, in, "unsupported: a pthread_t stored in shared memory ('%s')", o->name);
+            return;
+        }
+        o->handle = 1;
+        o->cells[h.off] = cv_const(id);
+        set_val(c, in, cv_const(0));
+        return;
+    }
+    if (strcmp(n, "pthread_join") == 0) {
+        cval h = val(c, LLVMGetOperand(in, 0));
+        cval ret = val(c, LLVMGetOperand(in, 1));
+        if (!(ret.kind == CV_CONST && ret.c == 0)) {
+            fail(c, in, "unsupported: pthread_join's result (pass NULL)");
+            return;
+        }
+        thread_join(c, h);
+        set_val(c, in, cv_const(0));
+        return;
+    }
+    if (strcmp(n, "pthread_exit") == 0) {
+        thread_end(c);
+        return;
+    }
+    if (strncmp(n, "pthread_mutex_", 14) == 0) {
+        const char *what = n + 14;
+        if (strcmp(what, "lock") == 0 || strcmp(what, "unlock") == 0 || strcmp(what, "trylock") == 0) {
+            emit_mutex(c, val(c, LLVMGetOperand(in, 0)), what, in);
+            return;
+        }
+    }
+    if (strcmp(n, "llvm.memset.p0i8.i64") == 0 || strcmp(n, "llvm.memcpy.p0i8.p0i8.i64") == 0) {
+        cval dst = val(c, LLVMGetOperand(in, 0));
+        cval len = val(c, LLVMGetOperand(in, 2));
+        (void)len;
+        if (dst.kind == CV_PTR && dst.offx < 0 && c->objs[dst.obj].var < 0 && n[7] == 's') {
+            cval b = val(c, LLVMGetOperand(in, 1));
+            if (b.kind == CV_CONST && b.c == 0) {
+                cobj *o = &c->objs[dst.obj];
+                for (int i = dst.off; i < o->ncells; i++)
+                    o->cells[i] = cv_const(0);
+                return;
+            }
+        }
+        if (dst.kind == CV_PTR && dst.offx < 0 && c->objs[dst.obj].var < 0 && n[7] == 'c') {
+            LLVMValueRef src = LLVMGetOperand(in, 1);
+            while (LLVMIsAConstantExpr(src))
+                src = LLVMGetOperand(src, 0);
+            if (LLVMIsAGlobalVariable(src) && LLVMIsGlobalConstant(src)) {
+                LLVMValueRef init = LLVMGetInitializer(src);
+                cobj *o = &c->objs[dst.obj];
+                int off = dst.off;
+                cval *tmp = wmx_calloc((size_t)o->ncells + 1, sizeof *tmp);
+                int k = 0;
+                const_fill(c, init, LLVMGlobalGetValueType(src), tmp, &k);
+                for (int i = 0; i < k && off + i < o->ncells; i++)
+                    c->objs[dst.obj].cells[off + i] = tmp[i];
+                free(tmp);
+                return;
+            }
+        }
+        fail(c, in, "unsupported: %s (only zeroing or copying constants into a local)", n[7] == 's' ? "memset" : "memcpy");
+        return;
+    }
+    if (LLVMIsDeclaration(f)) {
+        fail(c, in, "unsupported: a call to '%s'", n);
+        return;
+    }
+    if (c->depth >= 64) {
+        fail(c, in, "unsupported: calls nested more than 64 deep (recursion?)");
+        return;
+    }
+    for (int d = 0; d < c->depth; d++)
+        if (c->insts[c->stack[d].inst].fi->fn == f) {
+            fail(c, in, "unsupported: recursion ('%s')", n);
+            return;
+        }
+    /* inline: a new frame whose parameters are the arguments */
+    finfo *fi = func_info(c, f);
+    int xi = inst_new(c, fi);
+    unsigned na = (unsigned)LLVMGetNumArgOperands(in);
+    for (unsigned k = 0; k < na && k < LLVMCountParams(f); k++) {
+        cval a = val(c, LLVMGetOperand(in, k));
+        int pi = pmap_get(&fi->vidx, LLVMGetParam(f, k));
+        c->insts[xi].env[pi] = a;
+    }
+    (void)F;
+    if (c->depth == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 8;
+        c->stack = wmx_realloc(c->stack, (size_t)c->cap * sizeof *c->stack);
+    }
+    frame *G = &c->stack[c->depth++];
+    memset(G, 0, sizeof *G);
+    G->inst = xi;
+    G->counters = wmx_calloc((size_t)(fi->nheaders ? fi->nheaders : 1), sizeof *G->counters);
+    G->call = in;
+    G->bb = 0;
+    G->pos = 0;
+    G->at = LLVMGetFirstInstruction(fi->blocks[0]);
+}
+
+/* ---- program points (fork mode) ------------------------------------------- */
+
+static void key_of(cfront *c, wmx_strbuf *b)
+{
+    b->len = 0;
+    for (int d = 0; d < c->depth; d++) {
+        frame *F = &c->stack[d];
+        finfo *fi = c->insts[F->inst].fi;
+        wmx_strbuf_printf(b, "%d:%d:%d", F->inst, F->bb, F->pos);
+        for (int h = 0; h < fi->nheaders; h++)
+            wmx_strbuf_printf(b, ",%d", F->counters[h]);
+        wmx_strbuf_printf(b, ";");
+    }
+}
+
+/* At a program point in fork mode: jump to its code if it has been
+ * translated, else remember where its code starts.  1 = jumped. */
+static int memo_here(cfront *c)
+{
+    if (!c->forked)
+        return 0;
+    flush_joins(c);
+    wmx_strbuf b = { 0 };
+    key_of(c, &b);
+    int *slot = smap_slot(&c->memo, b.s ? b.s : "", b.len);
+    free(b.s);
+    if (*slot >= 0) {
+        ir_instr j = ir_instr_init(I_JUMP, (wmx_srcloc){ 0, 0 });
+        j.e1 = -1;
+        j.target = *slot;
+        emit(c, &j, "");
+        end_path(c);
+        return 1;
+    }
+    *slot = c->p->threads[c->t].ninstrs;
+    return 0;
+}
+
+static void thread_end(cfront *c)
+{
+    cthread *th = &c->threads[c->cur];
+    c->njoins = 0;            /* nothing after them needed them */
+    if (th->done_var >= 0)
+        emit_flag(c, I_XCHG, th->done_var, "(thread ends)");
+    ir_instr h = ir_instr_init(I_HALT, (wmx_srcloc){ 0, 0 });
+    emit(c, &h, "");
+    end_path(c);
+}
+
+/* Takes the edge from block `from` to `to` in the top frame: phi copies,
+ * loop counters, and (fork mode) the program point's memo. */
+static void enter_edge(cfront *c, int from, int to)
+{
+    frame *F = top(c);
+    finst *x = top_inst(c);
+    finfo *fi = x->fi;
+    LLVMBasicBlockRef tb = fi->blocks[to];
+    LLVMBasicBlockRef fb = fi->blocks[from];
+    /* phis: all incoming values first, then the assignments */
+    int nphi = 0;
+    LLVMValueRef first = LLVMGetFirstInstruction(tb);
+    for (LLVMValueRef in = first; in && LLVMGetInstructionOpcode(in) == LLVMPHI; in = LLVMGetNextInstruction(in))
+        nphi++;
+    if (nphi) {
+        cval *inc = wmx_calloc((size_t)nphi, sizeof *inc);
+        int k = 0;
+        for (LLVMValueRef in = first; k < nphi; in = LLVMGetNextInstruction(in), k++) {
+            unsigned ni = LLVMCountIncoming(in);
+            inc[k] = cv_const(0);
+            for (unsigned j = 0; j < ni; j++)
+                if (LLVMGetIncomingBlock(in, j) == fb) {
+                    inc[k] = val(c, LLVMGetIncomingValue(in, j));
+                    break;
+                }
+            if (c->forked) {
+                /* copy through a temporary: another phi may read this one */
+                if (inc[k].kind != CV_CONST) {
+                    int tr = temp_reg(c);
+                    emit_let(c, tr, e_of(c, inc[k]));
+                    inc[k] = cv_reg(tr);
+                }
+            }
+        }
+        k = 0;
+        for (LLVMValueRef in = first; k < nphi; in = LLVMGetNextInstruction(in), k++) {
+            if (c->forked) {
+                int r = reg_for(c, in);
+                emit_let(c, r, e_of(c, inc[k]));
+                set_val(c, in, cv_reg(r));
+            } else {
+                set_val(c, in, inc[k]);
+            }
+        }
+        free(inc);
+    }
+    int n = fi->nblocks;
+    if (fi->back[(size_t)from * (size_t)n + (size_t)to]) {
+        int h = fi->header_of[to];
+        if (fi->spin[h]) {
+            emit_block_forever(c, "(spin loop: waits; assume it exits)");
+            return;
+        }
+        /* loops decided while translating end by themselves (the budget
+         * catches those that do not); the bound is for loops on shared data */
+        int bound = c->forked ? c->unroll : 1000000;
+        if (++F->counters[h] > bound) {
+            if (c->forked)
+                emit_block_forever(c, "(loop bound reached: --unroll)");
+            else
+                fail(c, NULL, "unsupported: a loop that runs over 1000000 times while translating");
+            return;
+        }
+    } else if (fi->header_of[to] >= 0) {
+        F->counters[fi->header_of[to]] = 0;
+    }
+    for (int h = 0; h < fi->nheaders; h++)
+        if (!fi->inloop[(size_t)h * (size_t)n + (size_t)to])
+            F->counters[h] = 0;
+    F->bb = to;
+    F->pos = nphi;
+    F->at = first;
+    for (int k = 0; k < nphi; k++)
+        F->at = LLVMGetNextInstruction(F->at);
+    memo_here(c);
+}
+
+static void push_pending(cfront *c, int from, int to, int jump)
+{
+    if (c->nwork == c->capwork) {
+        c->capwork = c->capwork ? c->capwork * 2 : 16;
+        c->work = wmx_realloc(c->work, (size_t)c->capwork * sizeof *c->work);
+    }
+    pending *w = &c->work[c->nwork++];
+    w->depth = c->depth;
+    w->stack = wmx_malloc((size_t)c->depth * sizeof *w->stack);
+    w->envs = wmx_malloc((size_t)c->depth * sizeof *w->envs);
+    for (int d = 0; d < c->depth; d++) {
+        w->stack[d] = c->stack[d];
+        finfo *fi = c->insts[c->stack[d].inst].fi;
+        size_t nv = (size_t)(fi->nvals ? fi->nvals : 1);
+        w->envs[d] = wmx_malloc(nv * sizeof(cval));
+        memcpy(w->envs[d], c->insts[c->stack[d].inst].env, nv * sizeof(cval));
+        size_t nh = (size_t)(fi->nheaders ? fi->nheaders : 1);
+        w->stack[d].counters = wmx_malloc(nh * sizeof(int));
+        memcpy(w->stack[d].counters, c->stack[d].counters, nh * sizeof(int));
+    }
+    w->from = from;
+    w->to = to;
+    w->jump = jump;
+}
+
+static void free_stack(frame *s, int depth)
+{
+    for (int d = 0; d < depth; d++)
+        free(s[d].counters);
+}
+
+static void go_fork_mode(cfront *c)
+{
+    flush_joins(c);
+    if (c->forked)
+        return;
+    make_all_real(c);
+    c->forked = 1;
+}
+
+/* A two-way branch on a value known only at run time. */
+static void fork_branch(cfront *c, int e_true, int from, int to_true, int to_false)
+{
+    go_fork_mode(c);
+    ir_instr j = ir_instr_init(I_JUMP, (wmx_srcloc){ 0, 0 });
+    j.e1 = e_true;
+    j.target = -1;
+    int ji = emit(c, &j, "");
+    push_pending(c, from, to_true, ji);
+    enter_edge(c, from, to_false);
+}
+
+/* ---- instructions ----------------------------------------------------------- */
+
+static wmx_val fold_bin(LLVMOpcode op, wmx_val a, wmx_val b, int w, int *ok)
+{
+    uint64_t ua = (uint64_t)zext_w(a, w), ub = (uint64_t)zext_w(b, w);
+    *ok = 1;
+    switch (op) {
+    case LLVMAdd: return sext_w((wmx_val)((uint64_t)a + (uint64_t)b), w);
+    case LLVMSub: return sext_w((wmx_val)((uint64_t)a - (uint64_t)b), w);
+    case LLVMMul: return sext_w((wmx_val)((uint64_t)a * (uint64_t)b), w);
+    case LLVMAnd: return a & b;
+    case LLVMOr: return a | b;
+    case LLVMXor: return sext_w(a ^ b, w);
+    case LLVMShl: return b < 0 || b >= 64 ? 0 : sext_w((wmx_val)((uint64_t)a << b), w);
+    case LLVMLShr: return b < 0 || b >= 64 ? 0 : sext_w((wmx_val)(ua >> b), w);
+    case LLVMAShr: return b < 0 || b >= 64 ? (a < 0 ? -1 : 0) : a < 0 ? ~(~a >> b) : a >> b;
+    case LLVMSDiv: if (b == 0 || (a == INT64_MIN && b == -1)) break; return sext_w(a / b, w);
+    case LLVMSRem: if (b == 0 || (a == INT64_MIN && b == -1)) break; return sext_w(a % b, w);
+    case LLVMUDiv: if (ub == 0) break; return sext_w((wmx_val)(ua / ub), w);
+    case LLVMURem: if (ub == 0) break; return sext_w((wmx_val)(ua % ub), w);
+    default: break;
+    }
+    *ok = 0;
+    return 0;
+}
+
+static void do_binop(cfront *c, LLVMValueRef in, LLVMOpcode op)
+{
+    int w = int_width(LLVMTypeOf(in));
+    cval a = val(c, LLVMGetOperand(in, 0)), b = val(c, LLVMGetOperand(in, 1));
+    if (a.kind == CV_CONST && b.kind == CV_CONST) {
+        int ok;
+        wmx_val r = fold_bin(op, a.c, b.c, w, &ok);
+        if (ok) {
+            set_val(c, in, cv_const(r));
+            return;
+        }
+    }
+    int ea = e_of(c, a), eb = e_of(c, b), e;
+    switch (op) {
+    case LLVMAdd: e = e_norm(c, e_bin(c, OP_ADD, ea, eb), w); break;
+    case LLVMSub: e = e_norm(c, e_bin(c, OP_SUB, ea, eb), w); break;
+    case LLVMMul: e = e_norm(c, e_bin(c, OP_MUL, ea, eb), w); break;
+    case LLVMAnd: e = e_bin(c, OP_AND, ea, eb); break;
+    case LLVMOr: e = e_bin(c, OP_OR, ea, eb); break;
+    case LLVMXor: e = e_norm(c, e_bin(c, OP_XOR, ea, eb), w); break;
+    case LLVMShl: e = e_norm(c, e_bin(c, OP_SHL, ea, eb), w); break;
+    case LLVMLShr: e = e_norm(c, e_bin(c, OP_SHR, e_zext(c, ea, w), eb), w); break;
+    case LLVMAShr: {
+        /* s = a < 0 ? -1 : 0; ((a ^ s) >> b) ^ s */
+        int s = e_bin(c, OP_SUB, e_const(c, 0), e_bin(c, OP_LT, ea, e_const(c, 0)));
+        e = e_bin(c, OP_XOR, e_bin(c, OP_SHR, e_bin(c, OP_XOR, ea, s), eb), s);
+        break;
+    }
+    case LLVMSDiv: e = e_norm(c, e_bin(c, OP_DIV, ea, eb), w); break;
+    case LLVMSRem: e = e_norm(c, e_bin(c, OP_MOD, ea, eb), w); break;
+    case LLVMUDiv:
+    case LLVMURem:
+        if (w >= 64) {
+            fail(c, in, "unsupported: 64-bit unsigned division");
+            return;
+        }
+        e = e_norm(c, e_bin(c, op == LLVMUDiv ? OP_DIV : OP_MOD, e_zext(c, ea, w), e_zext(c, eb, w)), w);
+        break;
+    default:
+        fail(c, in, "unsupported: this arithmetic operation");
+        return;
+    }
+    define(c, in, e);
+}
+
+static void do_icmp(cfront *c, LLVMValueRef in)
+{
+    LLVMIntPredicate pr = LLVMGetICmpPredicate(in);
+    LLVMValueRef l = LLVMGetOperand(in, 0);
+    int w = int_width(LLVMTypeOf(l));
+    cval a = val(c, l), b = val(c, LLVMGetOperand(in, 1));
+    int unsig = pr == LLVMIntUGT || pr == LLVMIntUGE || pr == LLVMIntULT || pr == LLVMIntULE;
+    /* two addresses within one known object compare by cell */
+    if (a.kind == CV_PTR && b.kind == CV_PTR && a.obj == b.obj && a.offx < 0 && b.offx < 0) {
+        a = cv_const(a.off);
+        b = cv_const(b.off);
+        unsig = 0;
+    }
+    if (a.kind == CV_CONST && b.kind == CV_CONST) {
+        wmx_val x = a.c, y = b.c;
+        uint64_t ux = (uint64_t)zext_w(x, w), uy = (uint64_t)zext_w(y, w);
+        int r;
+        switch (pr) {
+        case LLVMIntEQ: r = x == y; break;
+        case LLVMIntNE: r = x != y; break;
+        case LLVMIntSGT: r = x > y; break;
+        case LLVMIntSGE: r = x >= y; break;
+        case LLVMIntSLT: r = x < y; break;
+        case LLVMIntSLE: r = x <= y; break;
+        case LLVMIntUGT: r = ux > uy; break;
+        case LLVMIntUGE: r = ux >= uy; break;
+        case LLVMIntULT: r = ux < uy; break;
+        default: r = ux <= uy; break;
+        }
+        set_val(c, in, cv_const(r));
+        return;
+    }
+    int ea = e_of(c, a), eb = e_of(c, b);
+    if (unsig) {
+        if (w >= 64) {
+            wmx_val mn = INT64_MIN;
+            ea = e_bin(c, OP_XOR, ea, e_const(c, mn));
+            eb = e_bin(c, OP_XOR, eb, e_const(c, mn));
+        } else {
+            ea = e_zext(c, ea, w);
+            eb = e_zext(c, eb, w);
+        }
+    }
+    ir_op op;
+    switch (pr) {
+    case LLVMIntEQ: op = OP_EQ; break;
+    case LLVMIntNE: op = OP_NE; break;
+    case LLVMIntSGT: case LLVMIntUGT: op = OP_GT; break;
+    case LLVMIntSGE: case LLVMIntUGE: op = OP_GE; break;
+    case LLVMIntSLT: case LLVMIntULT: op = OP_LT; break;
+    default: op = OP_LE; break;
+    }
+    define(c, in, e_bin(c, op, ea, eb));
+}
+
+static void do_cast(cfront *c, LLVMValueRef in, LLVMOpcode op)
+{
+    LLVMValueRef s = LLVMGetOperand(in, 0);
+    cval a = val(c, s);
+    int ws = int_width(LLVMTypeOf(s)), wd = int_width(LLVMTypeOf(in));
+    switch (op) {
+    case LLVMBitCast:
+    case LLVMPtrToInt:
+    case LLVMIntToPtr:
+    case LLVMAddrSpaceCast:
+    case LLVMFreeze:
+        set_val(c, in, a);
+        return;
+    case LLVMTrunc:
+        if (a.kind == CV_CONST) {
+            set_val(c, in, cv_const(sext_w(a.c, wd)));
+            return;
+        }
+        define(c, in, e_norm(c, e_of(c, a), wd));
+        return;
+    case LLVMZExt:
+        if (a.kind == CV_CONST) {
+            set_val(c, in, cv_const(zext_w(a.c, ws)));
+            return;
+        }
+        define(c, in, ws == 1 ? e_of(c, a) : e_zext(c, e_of(c, a), ws));
+        return;
+    case LLVMSExt:
+        if (a.kind == CV_CONST) {
+            set_val(c, in, cv_const(ws == 1 ? -(a.c & 1) : a.c));
+            return;
+        }
+        if (ws == 1)
+            define(c, in, e_bin(c, OP_SUB, e_const(c, 0), e_of(c, a)));
+        else
+            set_val(c, in, a);
+        return;
+    default:
+        fail(c, in, "unsupported: this conversion (floating point?)");
+    }
+}
+
+static void do_load(cfront *c, LLVMValueRef in)
+{
+    cval p = val(c, LLVMGetOperand(in, 0));
+    LLVMTypeKind tk = LLVMGetTypeKind(LLVMTypeOf(in));
+    if (tk != LLVMIntegerTypeKind && tk != LLVMPointerTypeKind) {
+        fail(c, in, "unsupported: a load of this type (only integers and pointers)");
+        return;
+    }
+    if (p.kind == CV_PTR && p.offx < 0 && c->objs[p.obj].var < 0) {
+        if (p.off < 0 || p.off >= c->objs[p.obj].ncells) {
+            fail(c, in, "out of bounds: cell %d of '%s'", p.off, c->objs[p.obj].name);
+            return;
+        }
+        set_val(c, in, c->objs[p.obj].cells[p.off]);
+        return;
+    }
+    ir_addr a = addr_of(c, p);
+    if (c->failed)
+        return;
+    ir_instr ld = ir_instr_init(I_LOAD, (wmx_srcloc){ 0, 0 });
+    ld.addr = a;
+    ld.dst = reg_for(c, in);
+    emit(c, &ld, NULL);
+    set_val(c, in, cv_reg(ld.dst));
+}
+
+static void do_store(cfront *c, LLVMValueRef in)
+{
+    cval v = val(c, LLVMGetOperand(in, 0));
+    cval p = val(c, LLVMGetOperand(in, 1));
+    LLVMTypeKind tk = LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(in, 0)));
+    if (tk != LLVMIntegerTypeKind && tk != LLVMPointerTypeKind) {
+        fail(c, in, "unsupported: a store of this type (only integers and pointers)");
+        return;
+    }
+    if (p.kind == CV_PTR && p.offx < 0 && c->objs[p.obj].var < 0) {
+        cobj *o = &c->objs[p.obj];
+        if (p.off < 0 || p.off >= o->ncells) {
+            fail(c, in, "out of bounds: cell %d of '%s'", p.off, o->name);
+            return;
+        }
+        if (o->handle || v.kind == CV_CONST || (v.kind == CV_PTR && v.offx < 0)) {
+            if (o->handle && c->forked) {
+                fail(c, in, "unsupported: a pthread_t written after a branch on shared memory");
+                return;
+            }
+            o->cells[p.off] = v;
+            return;
+        }
+        obj_make_real(c, p.obj);
+    }
+    ir_addr a = addr_of(c, p);
+    if (c->failed)
+        return;
+    ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0 });
+    st.addr = a;
+    st.e1 = e_of(c, v);
+    emit(c, &st, NULL);
+    if (LLVMGetOrdering(in) == LLVMAtomicOrderingSequentiallyConsistent) {
+        /* x86 mapping: a seq_cst store is a store and an MFENCE */
+        ir_instr f = ir_instr_init(I_FENCE, (wmx_srcloc){ 0, 0 });
+        emit(c, &f, "(fence after the seq_cst store)");
+    }
+}
+
+static void do_rmw(cfront *c, LLVMValueRef in, int cmpxchg)
+{
+    cval p = val(c, LLVMGetOperand(in, 0));
+    ir_addr a = addr_of(c, p);
+    if (c->failed)
+        return;
+    if (cmpxchg) {
+        ir_instr x = ir_instr_init(I_CAS, (wmx_srcloc){ 0, 0 });
+        x.addr = a;
+        x.e1 = e_of(c, val(c, LLVMGetOperand(in, 1)));
+        x.e2 = e_of(c, val(c, LLVMGetOperand(in, 2)));
+        x.dst = reg_for(c, in);
+        x.dst2 = temp_reg(c);
+        emit(c, &x, NULL);
+        cval r = { .kind = CV_PAIR, .reg = x.dst, .reg2 = x.dst2, .offx = -1 };
+        set_val(c, in, r);
+        return;
+    }
+    LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(in);
+    ir_instr x = ir_instr_init(op == LLVMAtomicRMWBinOpXchg ? I_XCHG : I_FAA, (wmx_srcloc){ 0, 0 });
+    x.addr = a;
+    int w = int_width(LLVMTypeOf(in));
+    cval v = val(c, LLVMGetOperand(in, 1));
+    if (op == LLVMAtomicRMWBinOpXchg || op == LLVMAtomicRMWBinOpAdd)
+        x.e1 = e_of(c, v);
+    else if (op == LLVMAtomicRMWBinOpSub)
+        x.e1 = v.kind == CV_CONST ? e_const(c, -v.c) : e_bin(c, OP_SUB, e_const(c, 0), e_of(c, v));
+    else {
+        fail(c, in, "unsupported: this atomic read-modify-write (only exchange, fetch_add and fetch_sub)");
+        return;
+    }
+    x.dst = reg_for(c, in);
+    emit(c, &x, NULL);
+    if (w < 64 && op != LLVMAtomicRMWBinOpXchg) {
+        /* memory keeps the 64-bit sum; the C value wraps at w bits */
+        define(c, in, e_norm(c, ir_reg(c->p, x.dst), w));
+    } else {
+        set_val(c, in, cv_reg(x.dst));
+    }
+}
+
+static void do_alloca(cfront *c, LLVMValueRef in)
+{
+    finst *x = top_inst(c);
+    int i = value_index(c, in);
+    if (x->allocas[i] < 0) {
+        LLVMTypeRef t = LLVMGetAllocatedType(in);
+        int n = type_cells(t);
+        if (n < 0) {
+            fail(c, in, "unsupported: a local of this type (only integers, pointers, arrays and structs of them)");
+            return;
+        }
+        cval cnt = val(c, LLVMGetOperand(in, 0));
+        if (cnt.kind != CV_CONST || cnt.c != 1) {
+            fail(c, in, "unsupported: a variable-length array");
+            return;
+        }
+        char name[128];
+        snprintf(name, sizeof name, "%s.%s", c->p->threads[c->t].name, vname(in));
+        x->allocas[i] = obj_new(c, name, n);
+        if (c->forked)
+            obj_make_real(c, x->allocas[i]);
+    }
+    cval r = { .kind = CV_PTR, .obj = top_inst(c)->allocas[i], .off = 0, .offx = -1 };
+    set_val(c, in, r);
+}
+
+static void do_branch(cfront *c, LLVMValueRef in)
+{
+    frame *F = top(c);
+    finfo *fi = top_inst(c)->fi;
+    int from = F->bb;
+    if (!LLVMIsConditional(in)) {
+        enter_edge(c, from, pmap_get(&fi->bidx, LLVMGetSuccessor(in, 0)));
+        return;
+    }
+    cval cond = val(c, LLVMGetCondition(in));
+    int t = pmap_get(&fi->bidx, LLVMGetSuccessor(in, 0));
+    int f = pmap_get(&fi->bidx, LLVMGetSuccessor(in, 1));
+    if (cond.kind == CV_CONST) {
+        enter_edge(c, from, cond.c ? t : f);
+        return;
+    }
+    /* assert(e): one side only fails the assertion */
+    if (block_is_sink(c, fi->blocks[f], 0)) {
+        emit_assert(c, e_of(c, cond), NULL);
+        enter_edge(c, from, t);
+        return;
+    }
+    if (block_is_sink(c, fi->blocks[t], 0)) {
+        emit_assert(c, e_bin(c, OP_EQ, e_of(c, cond), e_const(c, 0)), NULL);
+        enter_edge(c, from, f);
+        return;
+    }
+    fork_branch(c, e_of(c, cond), from, t, f);
+}
+
+static void do_switch(cfront *c, LLVMValueRef in)
+{
+    frame *F = top(c);
+    finfo *fi = top_inst(c)->fi;
+    int from = F->bb;
+    cval cond = val(c, LLVMGetCondition(in));
+    unsigned ns = LLVMGetNumSuccessors(in);
+    int def = pmap_get(&fi->bidx, LLVMGetSuccessor(in, 0));
+    if (cond.kind == CV_CONST) {
+        for (unsigned k = 1; k < ns; k++) {
+            cval cv = const_val(c, LLVMGetOperand(in, 2 * k));
+            if (cv.c == cond.c) {
+                enter_edge(c, from, pmap_get(&fi->bidx, LLVMGetSuccessor(in, k)));
+                return;
+            }
+        }
+        enter_edge(c, from, def);
+        return;
+    }
+    go_fork_mode(c);
+    int ec = e_of(c, cond);
+    for (unsigned k = 1; k < ns; k++) {
+        cval cv = const_val(c, LLVMGetOperand(in, 2 * k));
+        ir_instr j = ir_instr_init(I_JUMP, (wmx_srcloc){ 0, 0 });
+        j.e1 = e_bin(c, OP_EQ, ec, e_const(c, cv.c));
+        int ji = emit(c, &j, "");
+        push_pending(c, from, pmap_get(&fi->bidx, LLVMGetSuccessor(in, k)), ji);
+    }
+    enter_edge(c, from, def);
+}
+
+static void do_ret(cfront *c, LLVMValueRef in)
+{
+    if (c->depth == 1) {
+        thread_end(c);
+        return;
+    }
+    cval r = cv_const(0);
+    if (LLVMGetNumOperands(in) > 0)
+        r = val(c, LLVMGetOperand(in, 0));
+    frame *F = top(c);
+    LLVMValueRef call = F->call;
+    free(F->counters);
+    c->depth--;
+    if (c->forked && r.kind != CV_CONST) {
+        int reg = reg_for(c, call);
+        emit_let(c, reg, e_of(c, r));
+        r = cv_reg(reg);
+    }
+    set_val(c, call, r);
+    memo_here(c);
+}
+
+static void step(cfront *c)
+{
+    frame *F = top(c);
+    LLVMValueRef in = F->at;
+    if (!in) {
+        fail(c, NULL, "internal: ran off the end of a block");
+        return;
+    }
+    c->here = in;
+    if (--c->budget < 0) {
+        fail(c, in, "unsupported: the program is too big to translate (over 2000000 steps)");
+        return;
+    }
+    LLVMOpcode op = LLVMGetInstructionOpcode(in);
+    /* most instructions fall through to the next one */
+    F->at = LLVMGetNextInstruction(in);
+    F->pos++;
+    switch (op) {
+    case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMAnd: case LLVMOr: case LLVMXor:
+    case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMSDiv: case LLVMSRem: case LLVMUDiv: case LLVMURem:
+        do_binop(c, in, op);
+        break;
+    case LLVMICmp: do_icmp(c, in); break;
+    case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMBitCast: case LLVMPtrToInt: case LLVMIntToPtr:
+    case LLVMAddrSpaceCast: case LLVMFreeze:
+        do_cast(c, in, op);
+        break;
+    case LLVMSelect: {
+        cval k = val(c, LLVMGetOperand(in, 0));
+        cval a = val(c, LLVMGetOperand(in, 1)), b = val(c, LLVMGetOperand(in, 2));
+        if (k.kind == CV_CONST) {
+            set_val(c, in, k.c ? a : b);
+            break;
+        }
+        int eb = e_of(c, b);
+        define(c, in, e_bin(c, OP_ADD, eb, e_bin(c, OP_MUL, e_of(c, k), e_bin(c, OP_SUB, e_of(c, a), eb))));
+        break;
+    }
+    case LLVMGetElementPtr: {
+        cval base = val(c, LLVMGetOperand(in, 0));
+        cval r = gep_apply(c, base, LLVMGetGEPSourceElementType(in), in, 1, (unsigned)LLVMGetNumOperands(in) - 1);
+        set_val(c, in, r);
+        break;
+    }
+    case LLVMExtractValue: {
+        cval a = val(c, LLVMGetOperand(in, 0));
+        const unsigned *idx = LLVMGetIndices(in);
+        if (a.kind != CV_PAIR || LLVMGetNumIndices(in) != 1) {
+            fail(c, in, "unsupported: extractvalue on this value");
+            break;
+        }
+        set_val(c, in, cv_reg(idx[0] == 0 ? a.reg : a.reg2));
+        break;
+    }
+    case LLVMPHI:
+        break;      /* assigned on the edge */
+    case LLVMAlloca: do_alloca(c, in); break;
+    case LLVMLoad: do_load(c, in); break;
+    case LLVMStore: do_store(c, in); break;
+    case LLVMAtomicCmpXchg: do_rmw(c, in, 1); break;
+    case LLVMAtomicRMW: do_rmw(c, in, 0); break;
+    case LLVMFence: {
+        /* LLVM 14's LLVMGetOrdering does not read fences: ask the text */
+        char *txt = LLVMPrintValueToString(in);
+        int sc = strstr(txt, "seq_cst") != NULL;
+        LLVMDisposeMessage(txt);
+        if (sc) {
+            ir_instr f = ir_instr_init(I_FENCE, (wmx_srcloc){ 0, 0 });
+            emit(c, &f, NULL);
+        }
+        break;
+    }
+    case LLVMCall: do_call(c, in); break;
+    case LLVMBr: do_branch(c, in); break;
+    case LLVMSwitch: do_switch(c, in); break;
+    case LLVMRet: do_ret(c, in); break;
+    case LLVMUnreachable: emit_block_forever(c, "(unreachable)"); break;
+    default:
+        fail(c, in, "unsupported: this instruction (opcode %d)", (int)op);
+    }
+}
+
+static void run_path(cfront *c)
+{
+    while (!c->path_done && !c->failed)
+        step(c);
+}
+
+static void translate_thread(cfront *c, int id)
+{
+    cthread *th = &c->threads[id];
+    c->cur = id;
+    c->t = th->t;
+    c->forked = 0;
+    c->visible = 0;
+    c->njoins = 0;
+    smap_free(&c->memo);
+    finfo *fi = func_info(c, th->fn);
+    if (fi->nblocks == 0) {
+        fail(c, NULL, "unsupported: a thread function without a body");
+        return;
+    }
+    int xi = inst_new(c, fi);
+    unsigned np = LLVMCountParams(th->fn);
+    if (np > 0)
+        c->insts[xi].env[pmap_get(&fi->vidx, LLVMGetParam(th->fn, 0))] = th->arg;
+    for (unsigned k = 1; k < np; k++)
+        c->insts[xi].env[pmap_get(&fi->vidx, LLVMGetParam(th->fn, k))] = cv_const(0);
+    if (th->start_var >= 0) {
+        c->here = NULL;
+        emit_flag(c, I_AWAIT, th->start_var, "(waits for pthread_create)");
+    }
+    if (c->cap < 1) {
+        c->cap = 8;
+        c->stack = wmx_realloc(c->stack, (size_t)c->cap * sizeof *c->stack);
+    }
+    c->depth = 1;
+    frame *F = &c->stack[0];
+    memset(F, 0, sizeof *F);
+    F->inst = xi;
+    F->counters = wmx_calloc((size_t)(fi->nheaders ? fi->nheaders : 1), sizeof *F->counters);
+    F->at = LLVMGetFirstInstruction(fi->blocks[0]);
+    c->path_done = 0;
+    run_path(c);
+    free_stack(c->stack, c->depth);
+    while (c->nwork > 0 && !c->failed) {
+        pending w = c->work[--c->nwork];
+        if (c->cap < w.depth) {
+            c->cap = w.depth;
+            c->stack = wmx_realloc(c->stack, (size_t)c->cap * sizeof *c->stack);
+        }
+        memcpy(c->stack, w.stack, (size_t)w.depth * sizeof *w.stack);
+        c->depth = w.depth;
+        for (int d = 0; d < w.depth; d++) {
+            finst *x = &c->insts[w.stack[d].inst];
+            memcpy(x->env, w.envs[d], (size_t)(x->fi->nvals ? x->fi->nvals : 1) * sizeof(cval));
+            free(w.envs[d]);
+        }
+        free(w.envs);
+        free(w.stack);
+        c->p->threads[c->t].instrs[w.jump].target = c->p->threads[c->t].ninstrs;
+        c->path_done = 0;
+        enter_edge(c, w.from, w.to);
+        run_path(c);
+        free_stack(c->stack, c->depth);
+    }
+    while (c->nwork > 0) {
+        pending w = c->work[--c->nwork];
+        free_stack(w.stack, w.depth);
+        for (int d = 0; d < w.depth; d++)
+            free(w.envs[d]);
+        free(w.envs);
+        free(w.stack);
+    }
+    c->depth = 0;
+}
+
+/* ---- clang ------------------------------------------------------------------ */
+
+static char *slurp_fd(int fd)
+{
+    size_t n = 0, cap = 4096;
+    char *s = wmx_malloc(cap);
+    for (;;) {
+        if (n + 1024 > cap) {
+            cap *= 2;
+            s = wmx_realloc(s, cap);
+        }
+        ssize_t k = read(fd, s + n, cap - n - 1);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        n += (size_t)k;
+    }
+    s[n] = '\0';
+    return s;
+}
+
+/* Runs clang on path, writing LLVM IR to out.  0 ok; else err holds
+ * clang's first error (file:line:col: message). */
+static int run_clang(const char *path, const cfront_opts *o, const char *out, wmx_error *err)
+{
+    const char *clang = getenv("WMX_CLANG");
+    if (!clang || !*clang)
+        clang = WMX_CLANG;
+    const char *argv[CFRONT_MAX_FLAGS + 24];
+    int n = 0;
+    argv[n++] = clang;
+    argv[n++] = "-S";
+    argv[n++] = "-emit-llvm";
+    argv[n++] = "-O0";
+    argv[n++] = "-g";
+    argv[n++] = "-Xclang";
+    argv[n++] = "-disable-O0-optnone";
+    argv[n++] = "-fno-discard-value-names";
+    argv[n++] = "-std=gnu11";
+    argv[n++] = "-fno-stack-protector";
+    argv[n++] = "-Wno-everything";
+    argv[n++] = "-ferror-limit=1";
+    argv[n++] = "-fno-color-diagnostics";
+    for (int i = 0; o && i < o->nflags; i++)
+        argv[n++] = o->flags[i];
+    argv[n++] = "-o";
+    argv[n++] = out;
+    argv[n++] = "--";
+    argv[n++] = path;
+    argv[n] = NULL;
+    int pipefd[2];
+    if (pipe(pipefd) != 0) {
+        wmx_error_set(err, path, 0, 0, "cannot run clang: %s", strerror(errno));
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(pipefd[0]);
+        close(pipefd[1]);
+        wmx_error_set(err, path, 0, 0, "cannot run clang: %s", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        dup2(pipefd[1], 2);
+        int devnull = open("/dev/null", O_RDWR);
+        if (devnull >= 0) {
+            dup2(devnull, 0);
+            dup2(devnull, 1);
+        }
+        close(pipefd[0]);
+        close(pipefd[1]);
+        execvp(clang, (char *const *)argv);
+        fprintf(stderr, "wmx-clang-missing: %s\n", strerror(errno));
+        _exit(127);
+    }
+    close(pipefd[1]);
+    char *msg = slurp_fd(pipefd[0]);
+    close(pipefd[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (!ok) {
+        if (strncmp(msg, "wmx-clang-missing:", 18) == 0) {
+            wmx_error_set(err, path, 0, 0, "C input needs clang, and '%s' could not be run (%s); "
+                                           "install it with: apt-get install -y clang-14, or set WMX_CLANG",
+                          clang, msg + 19);
+        } else {
+            /* clang prints "file:line:col: error: message": keep that line */
+            char *e = strstr(msg, ": error: ");
+            char *start = e;
+            while (start && start > msg && start[-1] != '\n')
+                start--;
+            char *end = e ? strchr(e, '\n') : NULL;
+            if (end)
+                *end = '\0';
+            if (start) {
+                int line = 0, col = 0;
+                char *p = e;
+                /* find ":line:col" just before ": error: " */
+                char *q = start;
+                char *c1 = NULL, *c2 = NULL;
+                for (char *s = q; s < p; s++)
+                    if (*s == ':') {
+                        c1 = c2;
+                        c2 = s;
+                    }
+                if (c1 && c2) {
+                    line = atoi(c1 + 1);
+                    col = atoi(c2 + 1);
+                }
+                wmx_error_set(err, path, line, col, "%s", e + 2);
+            } else {
+                size_t l = strlen(msg);
+                while (l && msg[l - 1] == '\n')
+                    msg[--l] = '\0';
+                wmx_error_set(err, path, 0, 0, "clang failed: %s", l ? msg : "no message");
+            }
+        }
+        free(msg);
+        return -1;
+    }
+    free(msg);
+    return 0;
+}
+
+static void read_lines(cfront *c, const char *path)
+{
+    size_t len = 0;
+    wmx_error e = { 0 };
+    char *text = wmx_read_file(path, &len, &e);
+    if (!text)
+        return;
+    char *s = text;
+    for (;;) {
+        char *nl = strchr(s, '\n');
+        c->lines = wmx_realloc(c->lines, (size_t)(c->nlines + 1) * sizeof *c->lines);
+        c->lines[c->nlines++] = nl ? wmx_strndup(s, (size_t)(nl - s)) : wmx_strdup(s);
+        if (!nl)
+            break;
+        s = nl + 1;
+    }
+    free(text);
+}
+
+/* ---- the module ----------------------------------------------------------------- */
+
+static int handle_global(LLVMModuleRef m, LLVMValueRef g)
+{
+    /* a global used as pthread_create's first argument holds thread ids */
+    for (LLVMUseRef u = LLVMGetFirstUse(g); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsACallInst(user)) {
+            LLVMValueRef f = called_fn(user);
+            if (f && strcmp(vname(f), "pthread_create") == 0 && LLVMGetOperand(user, 0) == g)
+                return 1;
+        }
+        if (LLVMIsAConstantExpr(user) && handle_global(m, user))
+            return 1;
+    }
+    return 0;
+}
+
+static void add_globals(cfront *c)
+{
+    for (LLVMValueRef g = LLVMGetFirstGlobal(c->mod); g && !c->failed; g = LLVMGetNextGlobal(g)) {
+        const char *name = vname(g);
+        LLVMTypeRef t = LLVMGlobalGetValueType(g);
+        if (LLVMIsGlobalConstant(g) && (strncmp(name, ".str", 4) == 0 || strncmp(name, "__PRETTY_FUNCTION__", 19) == 0 ||
+                                        strncmp(name, "__func__", 8) == 0 || strncmp(name, "__const.", 8) == 0))
+            continue;
+        int n = type_cells(t);
+        if (n < 0) {
+            if (LLVMGetTypeKind(t) == LLVMArrayTypeKind && LLVMIsGlobalConstant(g))
+                continue;
+            wmx_error_set(c->err, c->path, (int)LLVMGetDebugLocLine(g), 0, "unsupported: the global '%s' has a type wmx cannot hold "
+                                                 "(only integers, pointers, mutexes, arrays and structs of them)", name);
+            c->failed = 1;
+            return;
+        }
+        int o = obj_new(c, name, n);
+        *pmap_slot(&c->gobj, g, 1) = o;
+        int off = 0;
+        LLVMValueRef init = LLVMIsDeclaration(g) ? NULL : LLVMGetInitializer(g);
+        const_fill(c, init, t, c->objs[o].cells, &off);
+        if (handle_global(c->mod, g))
+            c->objs[o].handle = 1;
+    }
+    /* real variables, in declaration order, once every object exists (an
+     * initializer may point at a later global) */
+    for (int o = 0; o < c->nobjs && !c->failed; o++)
+        if (!c->objs[o].handle)
+            obj_make_real(c, o);
+}
+
+static void observe_globals(cfront *c, int nglobals_vars)
+{
+    wmx_program *p = c->p;
+    for (int v = 0; v < nglobals_vars; v++) {
+        if (p->vars[v].name[0] == '$')
+            continue;
+        for (int k = 0; k < p->vars[v].length; k++) {
+            p->observed = wmx_realloc(p->observed, (size_t)(p->nobserved + 1) * sizeof *p->observed);
+            p->observed[p->nobserved++] = (cond_lhs){ .thread = -1, .reg = -1, .cell = p->vars[v].base + k };
+        }
+    }
+}
+
+wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
+{
+    char tmpl[] = "/tmp/wmx-cfront-XXXXXX";
+    int fd = mkstemp(tmpl);
+    if (fd < 0) {
+        wmx_error_set(err, path, 0, 0, "cannot make a temporary file: %s", strerror(errno));
+        return NULL;
+    }
+    close(fd);
+    if (access(path, R_OK) != 0) {
+        wmx_error_set(err, path, 0, 0, "cannot read the file: %s", strerror(errno));
+        unlink(tmpl);
+        return NULL;
+    }
+    if (run_clang(path, o, tmpl, err) != 0) {
+        unlink(tmpl);
+        return NULL;
+    }
+    cfront cf;
+    cfront *c = &cf;
+    memset(c, 0, sizeof *c);
+    c->path = path;
+    c->err = err;
+    c->unroll = o && o->unroll > 0 ? o->unroll : CFRONT_DEFAULT_UNROLL;
+    c->unroll_given = o && o->unroll_given;
+    c->budget = 2000000;
+    c->ctx = LLVMContextCreate();
+    LLVMMemoryBufferRef buf = NULL;
+    char *msg = NULL;
+    if (LLVMCreateMemoryBufferWithContentsOfFile(tmpl, &buf, &msg) != 0) {
+        wmx_error_set(err, path, 0, 0, "cannot read clang's output: %s", msg ? msg : "?");
+        LLVMDisposeMessage(msg);
+        unlink(tmpl);
+        LLVMContextDispose(c->ctx);
+        return NULL;
+    }
+    unlink(tmpl);
+    if (LLVMParseIRInContext(c->ctx, buf, &c->mod, &msg) != 0) {
+        wmx_error_set(err, path, 0, 0, "cannot parse clang's output: %s", msg ? msg : "?");
+        LLVMDisposeMessage(msg);
+        LLVMContextDispose(c->ctx);
+        return NULL;
+    }
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef perr = LLVMRunPasses(c->mod, "function(mem2reg)", NULL, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (perr) {
+        char *m = LLVMGetErrorMessage(perr);
+        wmx_error_set(err, path, 0, 0, "LLVM passes failed: %s", m);
+        LLVMDisposeErrorMessage(m);
+        LLVMDisposeModule(c->mod);
+        LLVMContextDispose(c->ctx);
+        return NULL;
+    }
+    read_lines(c, path);
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    char *name = wmx_strndup(base, strlen(base) - 2);
+    c->p = ir_program_new(name, path, "wmx");
+    free(name);
+    c->p->unroll = c->unroll;
+    add_globals(c);
+    int nglobal_vars = c->p->nvars;
+    LLVMValueRef mainf = LLVMGetNamedFunction(c->mod, "main");
+    if (!c->failed && (!mainf || LLVMIsDeclaration(mainf))) {
+        wmx_error_set(err, path, 0, 0, "no main function: wmx runs main as the first thread");
+        c->failed = 1;
+    }
+    if (!c->failed) {
+        c->threads = wmx_calloc(1, sizeof *c->threads);
+        c->threads[0].fn = mainf;
+        c->threads[0].arg = cv_const(0);
+        c->threads[0].t = ir_add_thread(c->p, "main");
+        c->threads[0].start_var = c->threads[0].done_var = -1;
+        c->nthreads = 1;
+        for (int i = 0; i < c->nthreads && !c->failed; i++)
+            translate_thread(c, i);
+        observe_globals(c, nglobal_vars);
+    }
+    /* free the translator */
+    wmx_program *p = c->p;
+    for (int i = 0; i < c->nfuncs; i++)
+        finfo_free(&c->funcs[i]);
+    free(c->funcs);
+    pmap_free(&c->fidx);
+    for (int i = 0; i < c->nobjs; i++) {
+        free(c->objs[i].name);
+        free(c->objs[i].cells);
+    }
+    free(c->objs);
+    pmap_free(&c->gobj);
+    for (int i = 0; i < c->ninsts; i++) {
+        free(c->insts[i].env);
+        free(c->insts[i].regs);
+        free(c->insts[i].allocas);
+    }
+    free(c->insts);
+    free(c->threads);
+    free(c->stack);
+    free(c->work);
+    free(c->joins);
+    smap_free(&c->memo);
+    for (int i = 0; i < c->nlines; i++)
+        free(c->lines[i]);
+    free(c->lines);
+    LLVMDisposeModule(c->mod);
+    LLVMContextDispose(c->ctx);
+    if (c->failed) {
+        ir_program_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+#endif /* WMX_HAVE_LLVM */

@@ -1,0 +1,39 @@
+/* cfront.h - C programs in: pthreads and C11 atomics, through clang.
+ *
+ * A C file is compiled by clang to LLVM IR (a subprocess: `clang -S
+ * -emit-llvm -O0 -g`), read back with libLLVM's C API, promoted to SSA
+ * registers (mem2reg), and translated into the program IR of ir.h: one wmx
+ * thread for main and one for every pthread_create that main (or a thread)
+ * reaches.  Calls are inlined, loops unrolled up to `unroll` iterations, and
+ * control that depends only on constants is decided while translating.
+ * doc/c-input.md lists the subset and the memory-order mapping.
+ */
+#ifndef WMX_CFRONT_H
+#define WMX_CFRONT_H
+
+#include "ir.h"
+#include "util.h"
+
+#define CFRONT_MAX_FLAGS 64
+#define CFRONT_DEFAULT_UNROLL 8
+
+typedef struct cfront_opts {
+    int nflags;
+    const char *flags[CFRONT_MAX_FLAGS];  /* -DNAME=V, -IDIR: passed to clang */
+    int unroll;                           /* loop bound; 0 = the default */
+    int unroll_given;                     /* the user set --unroll */
+} cfront_opts;
+
+/* True when the file name says C (ends in .c). */
+bool cfront_is_c_file(const char *path);
+/* True when this wmx was built with the C front end. */
+bool cfront_available(void);
+/* Compiles and translates `path`.  NULL + err on failure: a clang
+ * diagnostic (file:line:col: message) or `unsupported: WHAT`. */
+wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err);
+/* Takes -DNAME[=V], -D NAME, -IDIR, -I DIR, --unroll N / --unroll=N out of
+ * argv (in place; returns the new argc).  -1 + message in err on a bad
+ * value. */
+int cfront_take_args(int argc, char **argv, cfront_opts *o, char *err, size_t errn);
+
+#endif
