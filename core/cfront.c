@@ -97,6 +97,7 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
 #include <unistd.h>
 
 #include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
@@ -257,6 +258,7 @@ static cval cv_reg(int r) { cval v = { .kind = CV_REG, .reg = r, .offx = -1 }; r
  * a hidden variable whose initial contents are what it held. */
 typedef struct cobj {
     char *name;
+    LLVMTypeRef type;     /* its LLVM type: byte offsets map to cells by it */
     int ncells;
     int var;              /* -1 while translation-time only */
     cval *cells;          /* translation-time contents */
@@ -321,8 +323,9 @@ typedef struct cfront {
     int failed;
     LLVMModuleRef mod;
     LLVMContextRef ctx;
+    LLVMTargetDataRef td; /* the module's data layout, for byte offsets */
     pmap fidx;            /* function -> finfo index */
-    finfo *funcs;
+    finfo **funcs;        /* each its own allocation: frames point at them */
     int nfuncs;
     cobj *objs;
     int nobjs;
@@ -432,6 +435,71 @@ static int field_offset(LLVMTypeRef st, unsigned k)
     for (unsigned i = 0; i < k; i++)
         s += type_cells(LLVMStructGetTypeAtIndex(st, i));
     return s;
+}
+
+/* The cell holding byte `byte` of a value of type t, -1 when the byte is
+ * not the start of a scalar (clang writes some constant addresses as
+ * i8 offsets: `getelementptr (i8, ..., i64 4)`). */
+static int byte_to_cell(LLVMTargetDataRef td, LLVMTypeRef t, long byte)
+{
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMIntegerTypeKind:
+    case LLVMPointerTypeKind:
+        return byte == 0 ? 0 : -1;
+    case LLVMArrayTypeKind: {
+        LLVMTypeRef e = LLVMGetElementType(t);
+        long esz = (long)LLVMABISizeOfType(td, e);
+        if (esz <= 0 || byte < 0 || byte / esz >= (long)LLVMGetArrayLength(t))
+            return byte == esz * (long)LLVMGetArrayLength(t) ? type_cells(t) : -1;
+        int in = byte_to_cell(td, e, byte % esz);
+        return in < 0 ? -1 : (int)(byte / esz) * type_cells(e) + in;
+    }
+    case LLVMStructTypeKind: {
+        if (is_mutex_type(t))
+            return byte == 0 ? 0 : -1;
+        unsigned k = LLVMCountStructElementTypes(t);
+        for (unsigned i = 0; i < k; i++) {
+            long off = (long)LLVMOffsetOfElement(td, t, i);
+            long sz = (long)LLVMABISizeOfType(td, LLVMStructGetTypeAtIndex(t, i));
+            if (byte >= off && byte < off + sz) {
+                int in = byte_to_cell(td, LLVMStructGetTypeAtIndex(t, i), byte - off);
+                return in < 0 ? -1 : field_offset(t, i) + in;
+            }
+        }
+        return -1;
+    }
+    default:
+        return -1;
+    }
+}
+
+static long cell_to_byte(LLVMTargetDataRef td, LLVMTypeRef t, int cell)
+{
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMArrayTypeKind: {
+        LLVMTypeRef e = LLVMGetElementType(t);
+        int ec = type_cells(e);
+        if (ec <= 0)
+            return -1;
+        long in = cell_to_byte(td, e, cell % ec);
+        return in < 0 ? -1 : (long)(cell / ec) * (long)LLVMABISizeOfType(td, e) + in;
+    }
+    case LLVMStructTypeKind: {
+        if (is_mutex_type(t))
+            return 0;
+        unsigned k = LLVMCountStructElementTypes(t);
+        for (unsigned i = 0; i < k; i++) {
+            int fc = type_cells(LLVMStructGetTypeAtIndex(t, i)), fo = field_offset(t, i);
+            if (cell >= fo && cell < fo + fc) {
+                long in = cell_to_byte(td, LLVMStructGetTypeAtIndex(t, i), cell - fo);
+                return in < 0 ? -1 : (long)LLVMOffsetOfElement(td, t, i) + in;
+            }
+        }
+        return -1;
+    }
+    default:
+        return cell == 0 ? 0 : -1;
+    }
 }
 
 static int int_width(LLVMTypeRef t)
@@ -618,9 +686,9 @@ static finfo *func_info(cfront *c, LLVMValueRef fn)
 {
     int i = pmap_get(&c->fidx, fn);
     if (i >= 0)
-        return &c->funcs[i];
+        return c->funcs[i];
     c->funcs = wmx_realloc(c->funcs, (size_t)(c->nfuncs + 1) * sizeof *c->funcs);
-    finfo *f = &c->funcs[c->nfuncs];
+    finfo *f = c->funcs[c->nfuncs] = wmx_malloc(sizeof *f);
     *pmap_slot(&c->fidx, fn, 1) = c->nfuncs++;
     memset(f, 0, sizeof *f);
     f->fn = fn;
@@ -867,16 +935,6 @@ static void emit_block_forever(cfront *c, const char *why)
     end_path(c);
 }
 
-static void make_all_real(cfront *c)
-{
-    for (int d = 0; d < c->depth; d++) {
-        finst *x = &c->insts[c->stack[d].inst];
-        for (int i = 0; i < x->fi->nvals; i++)
-            if (x->allocas[i] >= 0 && !c->objs[x->allocas[i]].handle)
-                obj_make_real(c, x->allocas[i]);
-    }
-}
-
 /* ---- operand values ------------------------------------------------------ */
 
 static cval gep_apply(cfront *c, cval base, LLVMTypeRef srcty, LLVMValueRef g, unsigned first, unsigned nidx);
@@ -963,6 +1021,20 @@ static cval define(cfront *c, LLVMValueRef v, int e)
 
 static cval gep_apply(cfront *c, cval base, LLVMTypeRef srcty, LLVMValueRef g, unsigned first, unsigned nidx)
 {
+    if (LLVMGetTypeKind(srcty) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(srcty) == 8 && nidx == 1 &&
+        base.kind == CV_PTR && base.offx < 0 && c->objs[base.obj].type) {
+        /* a byte offset into a known object */
+        cval idx = val(c, LLVMGetOperand(g, first));
+        LLVMTypeRef ot = c->objs[base.obj].type;
+        long b = idx.kind == CV_CONST ? cell_to_byte(c->td, ot, base.off) : -1;
+        int cell = b < 0 ? -1 : byte_to_cell(c->td, ot, b + (long)idx.c);
+        if (cell < 0) {
+            fail(c, NULL, "unsupported: a byte offset into '%s' that is not a whole field", c->objs[base.obj].name);
+            return base;
+        }
+        base.off = cell;
+        return base;
+    }
     long off = 0;
     int offx = -1;
     LLVMTypeRef ty = srcty;
@@ -1562,9 +1634,8 @@ static void free_stack(frame *s, int depth)
 static void go_fork_mode(cfront *c)
 {
     flush_joins(c);
-    if (c->forked)
-        return;
-    make_all_real(c);
+    /* translation-time locals become real lazily, at their first access
+     * after the fork (their contents so far are their initial values) */
     c->forked = 1;
 }
 
@@ -1756,7 +1827,9 @@ static void do_load(cfront *c, LLVMValueRef in)
         fail(c, in, "unsupported: a load of this type (only integers and pointers)");
         return;
     }
-    if (p.kind == CV_PTR && p.offx < 0 && c->objs[p.obj].var < 0) {
+    /* translation-time memory: before any fork, and pthread_t variables
+     * (after a fork paths differ, so the memory must be real) */
+    if (p.kind == CV_PTR && p.offx < 0 && c->objs[p.obj].var < 0 && (!c->forked || c->objs[p.obj].handle)) {
         if (p.off < 0 || p.off >= c->objs[p.obj].ncells) {
             fail(c, in, "out of bounds: cell %d of '%s'", p.off, c->objs[p.obj].name);
             return;
@@ -1789,7 +1862,7 @@ static void do_store(cfront *c, LLVMValueRef in)
             fail(c, in, "out of bounds: cell %d of '%s'", p.off, o->name);
             return;
         }
-        if (o->handle || v.kind == CV_CONST || (v.kind == CV_PTR && v.offx < 0)) {
+        if (o->handle || (!c->forked && (v.kind == CV_CONST || (v.kind == CV_PTR && v.offx < 0)))) {
             if (o->handle && c->forked) {
                 fail(c, in, "unsupported: a pthread_t written after a branch on shared memory");
                 return;
@@ -1873,8 +1946,7 @@ static void do_alloca(cfront *c, LLVMValueRef in)
         char name[128];
         snprintf(name, sizeof name, "%s.%s", c->p->threads[c->t].name, vname(in));
         x->allocas[i] = obj_new(c, name, n);
-        if (c->forked)
-            obj_make_real(c, x->allocas[i]);
+        c->objs[x->allocas[i]].type = t;
     }
     cval r = { .kind = CV_PTR, .obj = top_inst(c)->allocas[i], .off = 0, .offx = -1 };
     set_val(c, in, r);
@@ -1915,7 +1987,7 @@ static void do_switch(cfront *c, LLVMValueRef in)
     frame *F = top(c);
     finfo *fi = top_inst(c)->fi;
     int from = F->bb;
-    cval cond = val(c, LLVMGetCondition(in));
+    cval cond = val(c, LLVMGetOperand(in, 0));
     unsigned ns = LLVMGetNumSuccessors(in);
     int def = pmap_get(&fi->bidx, LLVMGetSuccessor(in, 0));
     if (cond.kind == CV_CONST) {
@@ -2302,6 +2374,7 @@ static void add_globals(cfront *c)
             return;
         }
         int o = obj_new(c, name, n);
+        c->objs[o].type = t;
         *pmap_slot(&c->gobj, g, 1) = o;
         int off = 0;
         LLVMValueRef init = LLVMIsDeclaration(g) ? NULL : LLVMGetInitializer(g);
@@ -2316,13 +2389,48 @@ static void add_globals(cfront *c)
             obj_make_real(c, o);
 }
 
+/* Whether cell `cell` of a value of type t holds a pointer. */
+static int leaf_is_pointer(LLVMTypeRef t, int cell)
+{
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMPointerTypeKind:
+        return 1;
+    case LLVMArrayTypeKind: {
+        LLVMTypeRef e = LLVMGetElementType(t);
+        int ec = type_cells(e);
+        return ec > 0 && leaf_is_pointer(e, cell % ec);
+    }
+    case LLVMStructTypeKind: {
+        if (is_mutex_type(t))
+            return 0;
+        unsigned k = LLVMCountStructElementTypes(t);
+        for (unsigned i = 0; i < k; i++) {
+            int fc = type_cells(LLVMStructGetTypeAtIndex(t, i)), fo = field_offset(t, i);
+            if (cell >= fo && cell < fo + fc)
+                return leaf_is_pointer(LLVMStructGetTypeAtIndex(t, i), cell - fo);
+        }
+        return 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* Final states show the user's globals, but not their pointers: a pointer's
+ * value is a wmx byte address, which means nothing to the reader. */
 static void observe_globals(cfront *c, int nglobals_vars)
 {
     wmx_program *p = c->p;
     for (int v = 0; v < nglobals_vars; v++) {
         if (p->vars[v].name[0] == '$')
             continue;
+        LLVMTypeRef t = NULL;
+        for (int o = 0; o < c->nobjs; o++)
+            if (c->objs[o].var == v)
+                t = c->objs[o].type;
         for (int k = 0; k < p->vars[v].length; k++) {
+            if (t && leaf_is_pointer(t, k))
+                continue;
             p->observed = wmx_realloc(p->observed, (size_t)(p->nobserved + 1) * sizeof *p->observed);
             p->observed[p->nobserved++] = (cond_lhs){ .thread = -1, .reg = -1, .cell = p->vars[v].base + k };
         }
@@ -2383,6 +2491,7 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
         LLVMContextDispose(c->ctx);
         return NULL;
     }
+    c->td = LLVMCreateTargetData(LLVMGetDataLayoutStr(c->mod));
     read_lines(c, path);
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
@@ -2410,8 +2519,10 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
     }
     /* free the translator */
     wmx_program *p = c->p;
-    for (int i = 0; i < c->nfuncs; i++)
-        finfo_free(&c->funcs[i]);
+    for (int i = 0; i < c->nfuncs; i++) {
+        finfo_free(c->funcs[i]);
+        free(c->funcs[i]);
+    }
     free(c->funcs);
     pmap_free(&c->fidx);
     for (int i = 0; i < c->nobjs; i++) {
@@ -2434,6 +2545,7 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
     for (int i = 0; i < c->nlines; i++)
         free(c->lines[i]);
     free(c->lines);
+    LLVMDisposeTargetData(c->td);
     LLVMDisposeModule(c->mod);
     LLVMContextDispose(c->ctx);
     if (c->failed) {

@@ -101,5 +101,23 @@ sed 's/void \*R(void \*arg) { while (atomic_load_explicit(&f, memory_order_relax
 "$WMX" explore "$tmp/count.c" --unroll 3 --model sc --algo odpor --json > "$tmp/c"
 [ "$(counts "$tmp/c")" = "4 1" ] && grep -q '"unroll": 3' "$tmp/c" || bad "counting loop --unroll 3: $(counts "$tmp/c"), want 4 1"
 
+# the feature programs: the explorers must agree with each other on counts
+# (odpor, rfsmc) and on final states and failing asserts (naive too)
+states() { sed -n 's/.*"states": \(\[[^]]*\]\).*/\1/p' "$1"; }
+for f in "$root"/tests/c/features/*.c; do
+    algos="odpor rfsmc"
+    case "$f" in *structs-switch.c) algos="odpor rfsmc naive" ;; esac
+    ref=""
+    for a in $algos; do
+        "$WMX" explore "$f" --unroll 3 --model sc --algo "$a" --json > "$tmp/c"; rc=$?
+        got="rc=$rc $(states "$tmp/c")"
+        [ "$a" = naive ] || got="$got $(counts "$tmp/c")"
+        [ "$a" = naive ] && ref=$(echo "$ref" | sed 's/ [0-9]* [0-9]*$//')
+        [ -z "$ref" ] && ref=$got
+        [ "$got" = "$ref" ] || bad "$(basename "$f") $a: '$got', odpor says '$ref'"
+        grep -q '"states": \[{' "$tmp/c" || bad "$(basename "$f") $a: no final state"
+    done
+done
+
 [ "$fail" = 0 ] && echo "c_families: $runs family runs equal to .wmx, and the error, assert and unroll checks passed"
 exit $fail
