@@ -103,7 +103,7 @@ sed 's/void \*R(void \*arg) { while (atomic_load_explicit(&f, memory_order_relax
 
 # the feature programs: the explorers must agree with each other on counts
 # (odpor, rfsmc) and on final states and failing asserts (naive too)
-states() { sed -n 's/.*"states": \(\[[^]]*\]\).*/\1/p' "$1"; }
+states() { sed -n 's/.*"states": \(\[.*\]\), "state_counts".*/\1/p' "$1"; }
 for f in "$root"/tests/c/features/*.c; do
     algos="odpor rfsmc"
     case "$f" in *structs-switch.c) algos="odpor rfsmc naive" ;; esac
