@@ -96,6 +96,8 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <dlfcn.h>
+
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/IRReader.h>
@@ -109,6 +111,126 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
 #else
 #define WMX_CLANG "clang-14"
 #endif
+
+/* libLLVM is opened when the first C file is read, not linked: linked, it
+ * costs every wmx run (a .wmx or a litmus test too) about 40 ms and 45 MB
+ * of relocated pages at start-up.  The table below is filled once and never
+ * changes after that. */
+#define LLVM_FUNCTIONS(X) \
+    X(LLVMABISizeOfType) \
+    X(LLVMConstIntGetSExtValue) \
+    X(LLVMConstIntGetZExtValue) \
+    X(LLVMContextCreate) \
+    X(LLVMContextDispose) \
+    X(LLVMCountBasicBlocks) \
+    X(LLVMCountIncoming) \
+    X(LLVMCountParams) \
+    X(LLVMCountStructElementTypes) \
+    X(LLVMCreateMemoryBufferWithContentsOfFile) \
+    X(LLVMCreatePassBuilderOptions) \
+    X(LLVMCreateTargetData) \
+    X(LLVMDisposeErrorMessage) \
+    X(LLVMDisposeMessage) \
+    X(LLVMDisposeModule) \
+    X(LLVMDisposePassBuilderOptions) \
+    X(LLVMDisposeTargetData) \
+    X(LLVMGetAllocatedType) \
+    X(LLVMGetArrayLength) \
+    X(LLVMGetAtomicRMWBinOp) \
+    X(LLVMGetBasicBlockTerminator) \
+    X(LLVMGetBasicBlocks) \
+    X(LLVMGetCalledValue) \
+    X(LLVMGetCondition) \
+    X(LLVMGetConstOpcode) \
+    X(LLVMGetDataLayoutStr) \
+    X(LLVMGetDebugLocColumn) \
+    X(LLVMGetDebugLocLine) \
+    X(LLVMGetElementAsConstant) \
+    X(LLVMGetElementType) \
+    X(LLVMGetErrorMessage) \
+    X(LLVMGetFirstGlobal) \
+    X(LLVMGetFirstInstruction) \
+    X(LLVMGetFirstUse) \
+    X(LLVMGetGEPSourceElementType) \
+    X(LLVMGetICmpPredicate) \
+    X(LLVMGetIncomingBlock) \
+    X(LLVMGetIncomingValue) \
+    X(LLVMGetIndices) \
+    X(LLVMGetInitializer) \
+    X(LLVMGetInstructionOpcode) \
+    X(LLVMGetIntTypeWidth) \
+    X(LLVMGetNamedFunction) \
+    X(LLVMGetNextGlobal) \
+    X(LLVMGetNextInstruction) \
+    X(LLVMGetNextUse) \
+    X(LLVMGetNumArgOperands) \
+    X(LLVMGetNumIndices) \
+    X(LLVMGetNumOperands) \
+    X(LLVMGetNumSuccessors) \
+    X(LLVMGetOperand) \
+    X(LLVMGetOrdering) \
+    X(LLVMGetParam) \
+    X(LLVMGetStructName) \
+    X(LLVMGetSuccessor) \
+    X(LLVMGetTypeKind) \
+    X(LLVMGetUser) \
+    X(LLVMGetValueName2) \
+    X(LLVMGlobalGetValueType) \
+    X(LLVMIsAArgument) \
+    X(LLVMIsACallInst) \
+    X(LLVMIsAConstantAggregateZero) \
+    X(LLVMIsAConstantDataSequential) \
+    X(LLVMIsAConstantExpr) \
+    X(LLVMIsAConstantInt) \
+    X(LLVMIsAConstantPointerNull) \
+    X(LLVMIsAFunction) \
+    X(LLVMIsAGlobalVariable) \
+    X(LLVMIsAInstruction) \
+    X(LLVMIsConditional) \
+    X(LLVMIsDeclaration) \
+    X(LLVMIsGlobalConstant) \
+    X(LLVMIsNull) \
+    X(LLVMIsUndef) \
+    X(LLVMOffsetOfElement) \
+    X(LLVMParseIRInContext) \
+    X(LLVMPrintValueToString) \
+    X(LLVMRunPasses) \
+    X(LLVMStructGetTypeAtIndex) \
+    X(LLVMTypeOf)
+
+#define LLVM_DECLARE(f) static __typeof__(&f) p_##f;
+LLVM_FUNCTIONS(LLVM_DECLARE)
+
+#ifndef WMX_LLVM_LIB_PATH
+#define WMX_LLVM_LIB "libLLVM-14.so.1"
+#else
+#define WMX_LLVM_LIB WMX_STR(WMX_LLVM_LIB_PATH)
+#endif
+
+static int llvm_loaded;
+
+/* 0 when libLLVM is there; else -1 and why */
+static int llvm_open(char *why, size_t n)
+{
+    if (llvm_loaded)
+        return 0;
+    const char *tries[] = { WMX_LLVM_LIB, "libLLVM-14.so.1", "libLLVM-14.so" };
+    void *h = NULL;
+    for (size_t i = 0; i < sizeof tries / sizeof *tries && !h; i++)
+        h = dlopen(tries[i], RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(why, n, "C input needs libLLVM 14 (%s); install it with: apt-get install -y llvm-14", dlerror());
+        return -1;
+    }
+#define LLVM_LOAD(f) \
+    if (!(*(void **)&p_##f = dlsym(h, #f))) { \
+        snprintf(why, n, "libLLVM 14 lacks %s", #f); \
+        return -1; \
+    }
+    LLVM_FUNCTIONS(LLVM_LOAD)
+    llvm_loaded = 1;
+    return 0;
+}
 
 bool cfront_available(void) { return true; }
 
@@ -371,9 +493,9 @@ static void fail(cfront *c, LLVMValueRef at, const char *fmt, ...)
     int line = 0, col = 0;
     if (!at)
         at = c->here;
-    if (at && LLVMIsAInstruction(at)) {
-        line = (int)LLVMGetDebugLocLine(at);
-        col = (int)LLVMGetDebugLocColumn(at);
+    if (at && p_LLVMIsAInstruction(at)) {
+        line = (int)p_LLVMGetDebugLocLine(at);
+        col = (int)p_LLVMGetDebugLocColumn(at);
     }
     wmx_error_set(c->err, c->path, line, col, "%s", msg);
     c->path_done = 1;
@@ -382,7 +504,7 @@ static void fail(cfront *c, LLVMValueRef at, const char *fmt, ...)
 static const char *vname(LLVMValueRef v)
 {
     size_t n = 0;
-    const char *s = LLVMGetValueName2(v, &n);
+    const char *s = p_LLVMGetValueName2(v, &n);
     return s && n ? s : "?";
 }
 
@@ -390,34 +512,34 @@ static const char *vname(LLVMValueRef v)
 
 static int is_mutex_type(LLVMTypeRef t)
 {
-    if (LLVMGetTypeKind(t) != LLVMStructTypeKind)
+    if (p_LLVMGetTypeKind(t) != LLVMStructTypeKind)
         return 0;
-    const char *n = LLVMGetStructName(t);
+    const char *n = p_LLVMGetStructName(t);
     return n && (strcmp(n, "union.pthread_mutex_t") == 0);
 }
 
 /* cells a value of type t takes: one per scalar leaf; -1 unsupported */
 static int type_cells(LLVMTypeRef t)
 {
-    switch (LLVMGetTypeKind(t)) {
+    switch (p_LLVMGetTypeKind(t)) {
     case LLVMIntegerTypeKind:
     case LLVMPointerTypeKind:
         return 1;
     case LLVMArrayTypeKind: {
-        int e = type_cells(LLVMGetElementType(t));
-        long n = (long)LLVMGetArrayLength(t) * e;
+        int e = type_cells(p_LLVMGetElementType(t));
+        long n = (long)p_LLVMGetArrayLength(t) * e;
         return e < 0 || n > 65536 ? -1 : (int)n;
     }
     case LLVMStructTypeKind: {
         if (is_mutex_type(t))
             return 1;
-        const char *n = LLVMGetStructName(t);
+        const char *n = p_LLVMGetStructName(t);
         if (n && strncmp(n, "union.", 6) == 0)
             return -1;
         int s = 0;
-        unsigned k = LLVMCountStructElementTypes(t);
+        unsigned k = p_LLVMCountStructElementTypes(t);
         for (unsigned i = 0; i < k; i++) {
-            int e = type_cells(LLVMStructGetTypeAtIndex(t, i));
+            int e = type_cells(p_LLVMStructGetTypeAtIndex(t, i));
             if (e < 0)
                 return -1;
             s += e;
@@ -433,7 +555,7 @@ static int field_offset(LLVMTypeRef st, unsigned k)
 {
     int s = 0;
     for (unsigned i = 0; i < k; i++)
-        s += type_cells(LLVMStructGetTypeAtIndex(st, i));
+        s += type_cells(p_LLVMStructGetTypeAtIndex(st, i));
     return s;
 }
 
@@ -442,27 +564,27 @@ static int field_offset(LLVMTypeRef st, unsigned k)
  * i8 offsets: `getelementptr (i8, ..., i64 4)`). */
 static int byte_to_cell(LLVMTargetDataRef td, LLVMTypeRef t, long byte)
 {
-    switch (LLVMGetTypeKind(t)) {
+    switch (p_LLVMGetTypeKind(t)) {
     case LLVMIntegerTypeKind:
     case LLVMPointerTypeKind:
         return byte == 0 ? 0 : -1;
     case LLVMArrayTypeKind: {
-        LLVMTypeRef e = LLVMGetElementType(t);
-        long esz = (long)LLVMABISizeOfType(td, e);
-        if (esz <= 0 || byte < 0 || byte / esz >= (long)LLVMGetArrayLength(t))
-            return byte == esz * (long)LLVMGetArrayLength(t) ? type_cells(t) : -1;
+        LLVMTypeRef e = p_LLVMGetElementType(t);
+        long esz = (long)p_LLVMABISizeOfType(td, e);
+        if (esz <= 0 || byte < 0 || byte / esz >= (long)p_LLVMGetArrayLength(t))
+            return byte == esz * (long)p_LLVMGetArrayLength(t) ? type_cells(t) : -1;
         int in = byte_to_cell(td, e, byte % esz);
         return in < 0 ? -1 : (int)(byte / esz) * type_cells(e) + in;
     }
     case LLVMStructTypeKind: {
         if (is_mutex_type(t))
             return byte == 0 ? 0 : -1;
-        unsigned k = LLVMCountStructElementTypes(t);
+        unsigned k = p_LLVMCountStructElementTypes(t);
         for (unsigned i = 0; i < k; i++) {
-            long off = (long)LLVMOffsetOfElement(td, t, i);
-            long sz = (long)LLVMABISizeOfType(td, LLVMStructGetTypeAtIndex(t, i));
+            long off = (long)p_LLVMOffsetOfElement(td, t, i);
+            long sz = (long)p_LLVMABISizeOfType(td, p_LLVMStructGetTypeAtIndex(t, i));
             if (byte >= off && byte < off + sz) {
-                int in = byte_to_cell(td, LLVMStructGetTypeAtIndex(t, i), byte - off);
+                int in = byte_to_cell(td, p_LLVMStructGetTypeAtIndex(t, i), byte - off);
                 return in < 0 ? -1 : field_offset(t, i) + in;
             }
         }
@@ -475,24 +597,24 @@ static int byte_to_cell(LLVMTargetDataRef td, LLVMTypeRef t, long byte)
 
 static long cell_to_byte(LLVMTargetDataRef td, LLVMTypeRef t, int cell)
 {
-    switch (LLVMGetTypeKind(t)) {
+    switch (p_LLVMGetTypeKind(t)) {
     case LLVMArrayTypeKind: {
-        LLVMTypeRef e = LLVMGetElementType(t);
+        LLVMTypeRef e = p_LLVMGetElementType(t);
         int ec = type_cells(e);
         if (ec <= 0)
             return -1;
         long in = cell_to_byte(td, e, cell % ec);
-        return in < 0 ? -1 : (long)(cell / ec) * (long)LLVMABISizeOfType(td, e) + in;
+        return in < 0 ? -1 : (long)(cell / ec) * (long)p_LLVMABISizeOfType(td, e) + in;
     }
     case LLVMStructTypeKind: {
         if (is_mutex_type(t))
             return 0;
-        unsigned k = LLVMCountStructElementTypes(t);
+        unsigned k = p_LLVMCountStructElementTypes(t);
         for (unsigned i = 0; i < k; i++) {
-            int fc = type_cells(LLVMStructGetTypeAtIndex(t, i)), fo = field_offset(t, i);
+            int fc = type_cells(p_LLVMStructGetTypeAtIndex(t, i)), fo = field_offset(t, i);
             if (cell >= fo && cell < fo + fc) {
-                long in = cell_to_byte(td, LLVMStructGetTypeAtIndex(t, i), cell - fo);
-                return in < 0 ? -1 : (long)LLVMOffsetOfElement(td, t, i) + in;
+                long in = cell_to_byte(td, p_LLVMStructGetTypeAtIndex(t, i), cell - fo);
+                return in < 0 ? -1 : (long)p_LLVMOffsetOfElement(td, t, i) + in;
             }
         }
         return -1;
@@ -504,8 +626,8 @@ static long cell_to_byte(LLVMTargetDataRef td, LLVMTypeRef t, int cell)
 
 static int int_width(LLVMTypeRef t)
 {
-    if (LLVMGetTypeKind(t) == LLVMIntegerTypeKind)
-        return (int)LLVMGetIntTypeWidth(t);
+    if (p_LLVMGetTypeKind(t) == LLVMIntegerTypeKind)
+        return (int)p_LLVMGetIntTypeWidth(t);
     return 64;          /* pointers */
 }
 
@@ -643,12 +765,12 @@ static cval const_val(cfront *c, LLVMValueRef v);
 static void const_fill(cfront *c, LLVMValueRef k, LLVMTypeRef t, cval *cells, int *off)
 {
     int n = type_cells(t);
-    if (!k || LLVMIsAConstantAggregateZero(k) || LLVMIsNull(k) || LLVMIsUndef(k)) {
+    if (!k || p_LLVMIsAConstantAggregateZero(k) || p_LLVMIsNull(k) || p_LLVMIsUndef(k)) {
         for (int i = 0; i < n; i++)
             cells[(*off)++] = cv_const(0);
         return;
     }
-    LLVMTypeKind kind = LLVMGetTypeKind(t);
+    LLVMTypeKind kind = p_LLVMGetTypeKind(t);
     if (kind == LLVMIntegerTypeKind || kind == LLVMPointerTypeKind) {
         cells[(*off)++] = const_val(c, k);
         return;
@@ -658,21 +780,21 @@ static void const_fill(cfront *c, LLVMValueRef k, LLVMTypeRef t, cval *cells, in
         return;
     }
     if (kind == LLVMArrayTypeKind) {
-        unsigned len = LLVMGetArrayLength(t);
-        LLVMTypeRef et = LLVMGetElementType(t);
-        if (LLVMIsAConstantDataSequential(k)) {
+        unsigned len = p_LLVMGetArrayLength(t);
+        LLVMTypeRef et = p_LLVMGetElementType(t);
+        if (p_LLVMIsAConstantDataSequential(k)) {
             for (unsigned i = 0; i < len; i++)
-                const_fill(c, LLVMGetElementAsConstant(k, i), et, cells, off);
+                const_fill(c, p_LLVMGetElementAsConstant(k, i), et, cells, off);
         } else {
             for (unsigned i = 0; i < len; i++)
-                const_fill(c, LLVMGetOperand(k, i), et, cells, off);
+                const_fill(c, p_LLVMGetOperand(k, i), et, cells, off);
         }
         return;
     }
     if (kind == LLVMStructTypeKind) {
-        unsigned nf = LLVMCountStructElementTypes(t);
+        unsigned nf = p_LLVMCountStructElementTypes(t);
         for (unsigned i = 0; i < nf; i++)
-            const_fill(c, LLVMGetOperand(k, i), LLVMStructGetTypeAtIndex(t, i), cells, off);
+            const_fill(c, p_LLVMGetOperand(k, i), p_LLVMStructGetTypeAtIndex(t, i), cells, off);
         return;
     }
     fail(c, NULL, "unsupported: an initializer of this type");
@@ -694,16 +816,16 @@ static finfo *func_info(cfront *c, LLVMValueRef fn)
     f->fn = fn;
     f->name = wmx_strdup(vname(fn));
     f->sink = -1;
-    f->nblocks = (int)LLVMCountBasicBlocks(fn);
+    f->nblocks = (int)p_LLVMCountBasicBlocks(fn);
     f->blocks = wmx_calloc((size_t)(f->nblocks ? f->nblocks : 1), sizeof *f->blocks);
-    LLVMGetBasicBlocks(fn, f->blocks);
+    p_LLVMGetBasicBlocks(fn, f->blocks);
     for (int b = 0; b < f->nblocks; b++)
         *pmap_slot(&f->bidx, f->blocks[b], 1) = b;
-    unsigned np = LLVMCountParams(fn);
+    unsigned np = p_LLVMCountParams(fn);
     for (unsigned k = 0; k < np; k++)
-        *pmap_slot(&f->vidx, LLVMGetParam(fn, k), 1) = f->nvals++;
+        *pmap_slot(&f->vidx, p_LLVMGetParam(fn, k), 1) = f->nvals++;
     for (int b = 0; b < f->nblocks; b++)
-        for (LLVMValueRef in = LLVMGetFirstInstruction(f->blocks[b]); in; in = LLVMGetNextInstruction(in))
+        for (LLVMValueRef in = p_LLVMGetFirstInstruction(f->blocks[b]); in; in = p_LLVMGetNextInstruction(in))
             *pmap_slot(&f->vidx, in, 1) = f->nvals++;
     /* back edges by DFS; loop bodies by walking predecessors back from the
      * latch to the header (reducible CFGs: what C without goto gives) */
@@ -721,10 +843,10 @@ static finfo *func_info(cfront *c, LLVMValueRef fn)
     state[0] = 1;
     while (sp) {
         int b = stk[sp - 1];
-        LLVMValueRef term = LLVMGetBasicBlockTerminator(f->blocks[b]);
-        unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
+        LLVMValueRef term = p_LLVMGetBasicBlockTerminator(f->blocks[b]);
+        unsigned ns = term ? p_LLVMGetNumSuccessors(term) : 0;
         if ((unsigned)next[b] < ns) {
-            int s = pmap_get(&f->bidx, LLVMGetSuccessor(term, (unsigned)next[b]++));
+            int s = pmap_get(&f->bidx, p_LLVMGetSuccessor(term, (unsigned)next[b]++));
             if (s < 0)
                 continue;
             if (state[s] == 1) {
@@ -745,10 +867,10 @@ static finfo *func_info(cfront *c, LLVMValueRef fn)
     int *npred = wmx_calloc((size_t)n, sizeof *npred);
     int **pred = wmx_calloc((size_t)n, sizeof *pred);
     for (int b = 0; b < n; b++) {
-        LLVMValueRef term = LLVMGetBasicBlockTerminator(f->blocks[b]);
-        unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
+        LLVMValueRef term = p_LLVMGetBasicBlockTerminator(f->blocks[b]);
+        unsigned ns = term ? p_LLVMGetNumSuccessors(term) : 0;
         for (unsigned k = 0; k < ns; k++) {
-            int s = pmap_get(&f->bidx, LLVMGetSuccessor(term, k));
+            int s = pmap_get(&f->bidx, p_LLVMGetSuccessor(term, k));
             if (s < 0)
                 continue;
             pred[s] = wmx_realloc(pred[s], (size_t)(npred[s] + 1) * sizeof **pred);
@@ -789,8 +911,8 @@ static finfo *func_info(cfront *c, LLVMValueRef fn)
         for (int b = 0; b < n && pure; b++) {
             if (!in[b])
                 continue;
-            for (LLVMValueRef x = LLVMGetFirstInstruction(f->blocks[b]); x && pure; x = LLVMGetNextInstruction(x)) {
-                switch (LLVMGetInstructionOpcode(x)) {
+            for (LLVMValueRef x = p_LLVMGetFirstInstruction(f->blocks[b]); x && pure; x = p_LLVMGetNextInstruction(x)) {
+                switch (p_LLVMGetInstructionOpcode(x)) {
                 case LLVMStore: case LLVMAtomicRMW: case LLVMAtomicCmpXchg: case LLVMFence: case LLVMAlloca:
                     pure = 0;
                     break;
@@ -799,8 +921,8 @@ static finfo *func_info(cfront *c, LLVMValueRef fn)
                         pure = 0;
                     break;
                 case LLVMCall: {
-                    LLVMValueRef g = LLVMGetCalledValue(x);
-                    const char *gn = g && LLVMIsAFunction(g) ? vname(g) : "";
+                    LLVMValueRef g = p_LLVMGetCalledValue(x);
+                    const char *gn = g && p_LLVMIsAFunction(g) ? vname(g) : "";
                     if (strncmp(gn, "llvm.dbg.", 9) != 0)
                         pure = 0;
                     break;
@@ -881,7 +1003,7 @@ static int temp_reg(cfront *c)
 
 static char *line_text(cfront *c, LLVMValueRef at)
 {
-    int line = at && LLVMIsAInstruction(at) ? (int)LLVMGetDebugLocLine(at) : 0;
+    int line = at && p_LLVMIsAInstruction(at) ? (int)p_LLVMGetDebugLocLine(at) : 0;
     if (line <= 0 || line > c->nlines)
         return NULL;
     const char *s = c->lines[line - 1];
@@ -902,9 +1024,9 @@ static int emit(cfront *c, ir_instr *in, const char *text)
     if (c->njoins && !c->flushing && ir_is_visible(in))
         flush_joins(c);
     LLVMValueRef at = c->here;
-    if (at && LLVMIsAInstruction(at)) {
-        in->loc.line = (int)LLVMGetDebugLocLine(at);
-        in->loc.col = (int)LLVMGetDebugLocColumn(at);
+    if (at && p_LLVMIsAInstruction(at)) {
+        in->loc.line = (int)p_LLVMGetDebugLocLine(at);
+        in->loc.col = (int)p_LLVMGetDebugLocColumn(at);
     }
     char *own = NULL;
     if (!text)
@@ -941,17 +1063,17 @@ static cval gep_apply(cfront *c, cval base, LLVMTypeRef srcty, LLVMValueRef g, u
 
 static cval const_val(cfront *c, LLVMValueRef v)
 {
-    if (LLVMIsAConstantInt(v)) {
-        int w = int_width(LLVMTypeOf(v));
-        return cv_const(w == 1 ? (wmx_val)LLVMConstIntGetZExtValue(v) : sext_w(LLVMConstIntGetSExtValue(v), w));
+    if (p_LLVMIsAConstantInt(v)) {
+        int w = int_width(p_LLVMTypeOf(v));
+        return cv_const(w == 1 ? (wmx_val)p_LLVMConstIntGetZExtValue(v) : sext_w(p_LLVMConstIntGetSExtValue(v), w));
     }
-    if (LLVMIsAConstantPointerNull(v) || LLVMIsUndef(v) || LLVMIsAConstantAggregateZero(v))
+    if (p_LLVMIsAConstantPointerNull(v) || p_LLVMIsUndef(v) || p_LLVMIsAConstantAggregateZero(v))
         return cv_const(0);
-    if (LLVMIsAFunction(v)) {
+    if (p_LLVMIsAFunction(v)) {
         cval r = { .kind = CV_FUNC, .fn = v, .offx = -1 };
         return r;
     }
-    if (LLVMIsAGlobalVariable(v)) {
+    if (p_LLVMIsAGlobalVariable(v)) {
         int o = pmap_get(&c->gobj, v);
         if (o < 0) {
             fail(c, NULL, "unsupported: the global '%s'", vname(v));
@@ -960,17 +1082,17 @@ static cval const_val(cfront *c, LLVMValueRef v)
         cval r = { .kind = CV_PTR, .obj = o, .off = 0, .offx = -1 };
         return r;
     }
-    if (LLVMIsAConstantExpr(v)) {
-        LLVMOpcode op = LLVMGetConstOpcode(v);
+    if (p_LLVMIsAConstantExpr(v)) {
+        LLVMOpcode op = p_LLVMGetConstOpcode(v);
         switch (op) {
         case LLVMBitCast:
         case LLVMPtrToInt:
         case LLVMIntToPtr:
         case LLVMAddrSpaceCast:
-            return const_val(c, LLVMGetOperand(v, 0));
+            return const_val(c, p_LLVMGetOperand(v, 0));
         case LLVMGetElementPtr:
-            return gep_apply(c, const_val(c, LLVMGetOperand(v, 0)), LLVMGetGEPSourceElementType(v), v, 1,
-                             (unsigned)LLVMGetNumOperands(v) - 1);
+            return gep_apply(c, const_val(c, p_LLVMGetOperand(v, 0)), p_LLVMGetGEPSourceElementType(v), v, 1,
+                             (unsigned)p_LLVMGetNumOperands(v) - 1);
         default:
             break;
         }
@@ -981,7 +1103,7 @@ static cval const_val(cfront *c, LLVMValueRef v)
 
 static cval val(cfront *c, LLVMValueRef v)
 {
-    if (LLVMIsAInstruction(v) || LLVMIsAArgument(v)) {
+    if (p_LLVMIsAInstruction(v) || p_LLVMIsAArgument(v)) {
         int i = value_index(c, v);
         if (i < 0) {
             fail(c, NULL, "internal: a value from another function");
@@ -1021,10 +1143,10 @@ static cval define(cfront *c, LLVMValueRef v, int e)
 
 static cval gep_apply(cfront *c, cval base, LLVMTypeRef srcty, LLVMValueRef g, unsigned first, unsigned nidx)
 {
-    if (LLVMGetTypeKind(srcty) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(srcty) == 8 && nidx == 1 &&
+    if (p_LLVMGetTypeKind(srcty) == LLVMIntegerTypeKind && p_LLVMGetIntTypeWidth(srcty) == 8 && nidx == 1 &&
         base.kind == CV_PTR && base.offx < 0 && c->objs[base.obj].type) {
         /* a byte offset into a known object */
-        cval idx = val(c, LLVMGetOperand(g, first));
+        cval idx = val(c, p_LLVMGetOperand(g, first));
         LLVMTypeRef ot = c->objs[base.obj].type;
         long b = idx.kind == CV_CONST ? cell_to_byte(c->td, ot, base.off) : -1;
         int cell = b < 0 ? -1 : byte_to_cell(c->td, ot, b + (long)idx.c);
@@ -1039,20 +1161,20 @@ static cval gep_apply(cfront *c, cval base, LLVMTypeRef srcty, LLVMValueRef g, u
     int offx = -1;
     LLVMTypeRef ty = srcty;
     for (unsigned k = 0; k < nidx && !c->failed; k++) {
-        cval idx = val(c, LLVMGetOperand(g, first + k));
+        cval idx = val(c, p_LLVMGetOperand(g, first + k));
         int scale;
         if (k == 0) {
             scale = type_cells(ty);
-        } else if (LLVMGetTypeKind(ty) == LLVMStructTypeKind) {
+        } else if (p_LLVMGetTypeKind(ty) == LLVMStructTypeKind) {
             if (idx.kind != CV_CONST) {
                 fail(c, NULL, "unsupported: a computed struct field");
                 break;
             }
             off += field_offset(ty, (unsigned)idx.c);
-            ty = LLVMStructGetTypeAtIndex(ty, (unsigned)idx.c);
+            ty = p_LLVMStructGetTypeAtIndex(ty, (unsigned)idx.c);
             continue;
-        } else if (LLVMGetTypeKind(ty) == LLVMArrayTypeKind) {
-            ty = LLVMGetElementType(ty);
+        } else if (p_LLVMGetTypeKind(ty) == LLVMArrayTypeKind) {
+            ty = p_LLVMGetElementType(ty);
             scale = type_cells(ty);
         } else {
             fail(c, NULL, "unsupported: pointer arithmetic on this type");
@@ -1156,7 +1278,7 @@ static int thread_create(cfront *c, LLVMValueRef fn, cval arg)
         fail(c, NULL, "unsupported: more than %d threads", WMX_MAX_THREADS - 1);
         return -1;
     }
-    if (LLVMIsDeclaration(fn)) {
+    if (p_LLVMIsDeclaration(fn)) {
         fail(c, NULL, "unsupported: a thread function without a body ('%s')", vname(fn));
         return -1;
     }
@@ -1237,10 +1359,10 @@ static int is_error_fn(const char *n)
 
 static LLVMValueRef called_fn(LLVMValueRef call)
 {
-    LLVMValueRef f = LLVMGetCalledValue(call);
-    while (f && LLVMIsAConstantExpr(f) && LLVMGetConstOpcode(f) == LLVMBitCast)
-        f = LLVMGetOperand(f, 0);
-    return f && LLVMIsAFunction(f) ? f : NULL;
+    LLVMValueRef f = p_LLVMGetCalledValue(call);
+    while (f && p_LLVMIsAConstantExpr(f) && p_LLVMGetConstOpcode(f) == LLVMBitCast)
+        f = p_LLVMGetOperand(f, 0);
+    return f && p_LLVMIsAFunction(f) ? f : NULL;
 }
 
 static int fn_is_sink(cfront *c, LLVMValueRef fn, int depth);
@@ -1248,8 +1370,8 @@ static int fn_is_sink(cfront *c, LLVMValueRef fn, int depth);
 /* A block that fails an assertion before anything else happens. */
 static int block_is_sink(cfront *c, LLVMBasicBlockRef b, int depth)
 {
-    for (LLVMValueRef in = LLVMGetFirstInstruction(b); in; in = LLVMGetNextInstruction(in)) {
-        if (LLVMGetInstructionOpcode(in) != LLVMCall)
+    for (LLVMValueRef in = p_LLVMGetFirstInstruction(b); in; in = p_LLVMGetNextInstruction(in)) {
+        if (p_LLVMGetInstructionOpcode(in) != LLVMCall)
             return 0;
         LLVMValueRef f = called_fn(in);
         if (!f)
@@ -1265,9 +1387,9 @@ static int block_is_sink(cfront *c, LLVMBasicBlockRef b, int depth)
 static int fn_is_sink(cfront *c, LLVMValueRef fn, int depth)
 {
     const char *n = vname(fn);
-    if (is_error_fn(n) && (LLVMIsDeclaration(fn) || strcmp(n, "reach_error") == 0))
+    if (is_error_fn(n) && (p_LLVMIsDeclaration(fn) || strcmp(n, "reach_error") == 0))
         return 1;
-    if (LLVMIsDeclaration(fn) || depth > 4)
+    if (p_LLVMIsDeclaration(fn) || depth > 4)
         return 0;
     finfo *fi = func_info(c, fn);
     if (fi->sink < 0)
@@ -1339,7 +1461,7 @@ static void do_call(cfront *c, LLVMValueRef in)
         return;
     }
     if (strcmp(n, "__VERIFIER_assume") == 0) {
-        cval v = val(c, LLVMGetOperand(in, 0));
+        cval v = val(c, p_LLVMGetOperand(in, 0));
         if (v.kind == CV_CONST && v.c != 0)
             return;
         ir_instr as = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0 });
@@ -1350,15 +1472,15 @@ static void do_call(cfront *c, LLVMValueRef in)
         return;
     }
     if (strcmp(n, "pthread_create") == 0) {
-        cval h = val(c, LLVMGetOperand(in, 0));
-        LLVMValueRef fnv = LLVMGetOperand(in, 2);
-        while (LLVMIsAConstantExpr(fnv) && LLVMGetConstOpcode(fnv) == LLVMBitCast)
-            fnv = LLVMGetOperand(fnv, 0);
-        if (!LLVMIsAFunction(fnv)) {
+        cval h = val(c, p_LLVMGetOperand(in, 0));
+        LLVMValueRef fnv = p_LLVMGetOperand(in, 2);
+        while (p_LLVMIsAConstantExpr(fnv) && p_LLVMGetConstOpcode(fnv) == LLVMBitCast)
+            fnv = p_LLVMGetOperand(fnv, 0);
+        if (!p_LLVMIsAFunction(fnv)) {
             fail(c, in, "unsupported: pthread_create of a function not known while translating");
             return;
         }
-        cval arg = val(c, LLVMGetOperand(in, 3));
+        cval arg = val(c, p_LLVMGetOperand(in, 3));
         if (arg.kind == CV_PTR)
             obj_make_real(c, arg.obj);     /* the thread reads it */
         else if (arg.kind != CV_CONST) {
@@ -1383,8 +1505,8 @@ static void do_call(cfront *c, LLVMValueRef in)
         return;
     }
     if (strcmp(n, "pthread_join") == 0) {
-        cval h = val(c, LLVMGetOperand(in, 0));
-        cval ret = val(c, LLVMGetOperand(in, 1));
+        cval h = val(c, p_LLVMGetOperand(in, 0));
+        cval ret = val(c, p_LLVMGetOperand(in, 1));
         if (!(ret.kind == CV_CONST && ret.c == 0)) {
             fail(c, in, "unsupported: pthread_join's result (pass NULL)");
             return;
@@ -1400,16 +1522,16 @@ static void do_call(cfront *c, LLVMValueRef in)
     if (strncmp(n, "pthread_mutex_", 14) == 0) {
         const char *what = n + 14;
         if (strcmp(what, "lock") == 0 || strcmp(what, "unlock") == 0 || strcmp(what, "trylock") == 0) {
-            emit_mutex(c, val(c, LLVMGetOperand(in, 0)), what, in);
+            emit_mutex(c, val(c, p_LLVMGetOperand(in, 0)), what, in);
             return;
         }
     }
     if (strcmp(n, "llvm.memset.p0i8.i64") == 0 || strcmp(n, "llvm.memcpy.p0i8.p0i8.i64") == 0) {
-        cval dst = val(c, LLVMGetOperand(in, 0));
-        cval len = val(c, LLVMGetOperand(in, 2));
+        cval dst = val(c, p_LLVMGetOperand(in, 0));
+        cval len = val(c, p_LLVMGetOperand(in, 2));
         (void)len;
         if (dst.kind == CV_PTR && dst.offx < 0 && c->objs[dst.obj].var < 0 && n[7] == 's') {
-            cval b = val(c, LLVMGetOperand(in, 1));
+            cval b = val(c, p_LLVMGetOperand(in, 1));
             if (b.kind == CV_CONST && b.c == 0) {
                 cobj *o = &c->objs[dst.obj];
                 for (int i = dst.off; i < o->ncells; i++)
@@ -1418,16 +1540,16 @@ static void do_call(cfront *c, LLVMValueRef in)
             }
         }
         if (dst.kind == CV_PTR && dst.offx < 0 && c->objs[dst.obj].var < 0 && n[7] == 'c') {
-            LLVMValueRef src = LLVMGetOperand(in, 1);
-            while (LLVMIsAConstantExpr(src))
-                src = LLVMGetOperand(src, 0);
-            if (LLVMIsAGlobalVariable(src) && LLVMIsGlobalConstant(src)) {
-                LLVMValueRef init = LLVMGetInitializer(src);
+            LLVMValueRef src = p_LLVMGetOperand(in, 1);
+            while (p_LLVMIsAConstantExpr(src))
+                src = p_LLVMGetOperand(src, 0);
+            if (p_LLVMIsAGlobalVariable(src) && p_LLVMIsGlobalConstant(src)) {
+                LLVMValueRef init = p_LLVMGetInitializer(src);
                 cobj *o = &c->objs[dst.obj];
                 int off = dst.off;
                 cval *tmp = wmx_calloc((size_t)o->ncells + 1, sizeof *tmp);
                 int k = 0;
-                const_fill(c, init, LLVMGlobalGetValueType(src), tmp, &k);
+                const_fill(c, init, p_LLVMGlobalGetValueType(src), tmp, &k);
                 for (int i = 0; i < k && off + i < o->ncells; i++)
                     c->objs[dst.obj].cells[off + i] = tmp[i];
                 free(tmp);
@@ -1437,7 +1559,7 @@ static void do_call(cfront *c, LLVMValueRef in)
         fail(c, in, "unsupported: %s (only zeroing or copying constants into a local)", n[7] == 's' ? "memset" : "memcpy");
         return;
     }
-    if (LLVMIsDeclaration(f)) {
+    if (p_LLVMIsDeclaration(f)) {
         fail(c, in, "unsupported: a call to '%s'", n);
         return;
     }
@@ -1453,10 +1575,10 @@ static void do_call(cfront *c, LLVMValueRef in)
     /* inline: a new frame whose parameters are the arguments */
     finfo *fi = func_info(c, f);
     int xi = inst_new(c, fi);
-    unsigned na = (unsigned)LLVMGetNumArgOperands(in);
-    for (unsigned k = 0; k < na && k < LLVMCountParams(f); k++) {
-        cval a = val(c, LLVMGetOperand(in, k));
-        int pi = pmap_get(&fi->vidx, LLVMGetParam(f, k));
+    unsigned na = (unsigned)p_LLVMGetNumArgOperands(in);
+    for (unsigned k = 0; k < na && k < p_LLVMCountParams(f); k++) {
+        cval a = val(c, p_LLVMGetOperand(in, k));
+        int pi = pmap_get(&fi->vidx, p_LLVMGetParam(f, k));
         c->insts[xi].env[pi] = a;
     }
     (void)F;
@@ -1471,7 +1593,7 @@ static void do_call(cfront *c, LLVMValueRef in)
     G->call = in;
     G->bb = 0;
     G->pos = 0;
-    G->at = LLVMGetFirstInstruction(fi->blocks[0]);
+    G->at = p_LLVMGetFirstInstruction(fi->blocks[0]);
 }
 
 /* ---- program points (fork mode) ------------------------------------------- */
@@ -1534,18 +1656,18 @@ static void enter_edge(cfront *c, int from, int to)
     LLVMBasicBlockRef fb = fi->blocks[from];
     /* phis: all incoming values first, then the assignments */
     int nphi = 0;
-    LLVMValueRef first = LLVMGetFirstInstruction(tb);
-    for (LLVMValueRef in = first; in && LLVMGetInstructionOpcode(in) == LLVMPHI; in = LLVMGetNextInstruction(in))
+    LLVMValueRef first = p_LLVMGetFirstInstruction(tb);
+    for (LLVMValueRef in = first; in && p_LLVMGetInstructionOpcode(in) == LLVMPHI; in = p_LLVMGetNextInstruction(in))
         nphi++;
     if (nphi) {
         cval *inc = wmx_calloc((size_t)nphi, sizeof *inc);
         int k = 0;
-        for (LLVMValueRef in = first; k < nphi; in = LLVMGetNextInstruction(in), k++) {
-            unsigned ni = LLVMCountIncoming(in);
+        for (LLVMValueRef in = first; k < nphi; in = p_LLVMGetNextInstruction(in), k++) {
+            unsigned ni = p_LLVMCountIncoming(in);
             inc[k] = cv_const(0);
             for (unsigned j = 0; j < ni; j++)
-                if (LLVMGetIncomingBlock(in, j) == fb) {
-                    inc[k] = val(c, LLVMGetIncomingValue(in, j));
+                if (p_LLVMGetIncomingBlock(in, j) == fb) {
+                    inc[k] = val(c, p_LLVMGetIncomingValue(in, j));
                     break;
                 }
             if (c->forked) {
@@ -1558,7 +1680,7 @@ static void enter_edge(cfront *c, int from, int to)
             }
         }
         k = 0;
-        for (LLVMValueRef in = first; k < nphi; in = LLVMGetNextInstruction(in), k++) {
+        for (LLVMValueRef in = first; k < nphi; in = p_LLVMGetNextInstruction(in), k++) {
             if (c->forked) {
                 int r = reg_for(c, in);
                 emit_let(c, r, e_of(c, inc[k]));
@@ -1596,7 +1718,7 @@ static void enter_edge(cfront *c, int from, int to)
     F->pos = nphi;
     F->at = first;
     for (int k = 0; k < nphi; k++)
-        F->at = LLVMGetNextInstruction(F->at);
+        F->at = p_LLVMGetNextInstruction(F->at);
     memo_here(c);
 }
 
@@ -1679,8 +1801,8 @@ static wmx_val fold_bin(LLVMOpcode op, wmx_val a, wmx_val b, int w, int *ok)
 
 static void do_binop(cfront *c, LLVMValueRef in, LLVMOpcode op)
 {
-    int w = int_width(LLVMTypeOf(in));
-    cval a = val(c, LLVMGetOperand(in, 0)), b = val(c, LLVMGetOperand(in, 1));
+    int w = int_width(p_LLVMTypeOf(in));
+    cval a = val(c, p_LLVMGetOperand(in, 0)), b = val(c, p_LLVMGetOperand(in, 1));
     if (a.kind == CV_CONST && b.kind == CV_CONST) {
         int ok;
         wmx_val r = fold_bin(op, a.c, b.c, w, &ok);
@@ -1724,10 +1846,10 @@ static void do_binop(cfront *c, LLVMValueRef in, LLVMOpcode op)
 
 static void do_icmp(cfront *c, LLVMValueRef in)
 {
-    LLVMIntPredicate pr = LLVMGetICmpPredicate(in);
-    LLVMValueRef l = LLVMGetOperand(in, 0);
-    int w = int_width(LLVMTypeOf(l));
-    cval a = val(c, l), b = val(c, LLVMGetOperand(in, 1));
+    LLVMIntPredicate pr = p_LLVMGetICmpPredicate(in);
+    LLVMValueRef l = p_LLVMGetOperand(in, 0);
+    int w = int_width(p_LLVMTypeOf(l));
+    cval a = val(c, l), b = val(c, p_LLVMGetOperand(in, 1));
     int unsig = pr == LLVMIntUGT || pr == LLVMIntUGE || pr == LLVMIntULT || pr == LLVMIntULE;
     /* two addresses within one known object compare by cell */
     if (a.kind == CV_PTR && b.kind == CV_PTR && a.obj == b.obj && a.offx < 0 && b.offx < 0) {
@@ -1779,9 +1901,9 @@ static void do_icmp(cfront *c, LLVMValueRef in)
 
 static void do_cast(cfront *c, LLVMValueRef in, LLVMOpcode op)
 {
-    LLVMValueRef s = LLVMGetOperand(in, 0);
+    LLVMValueRef s = p_LLVMGetOperand(in, 0);
     cval a = val(c, s);
-    int ws = int_width(LLVMTypeOf(s)), wd = int_width(LLVMTypeOf(in));
+    int ws = int_width(p_LLVMTypeOf(s)), wd = int_width(p_LLVMTypeOf(in));
     switch (op) {
     case LLVMBitCast:
     case LLVMPtrToInt:
@@ -1821,8 +1943,8 @@ static void do_cast(cfront *c, LLVMValueRef in, LLVMOpcode op)
 
 static void do_load(cfront *c, LLVMValueRef in)
 {
-    cval p = val(c, LLVMGetOperand(in, 0));
-    LLVMTypeKind tk = LLVMGetTypeKind(LLVMTypeOf(in));
+    cval p = val(c, p_LLVMGetOperand(in, 0));
+    LLVMTypeKind tk = p_LLVMGetTypeKind(p_LLVMTypeOf(in));
     if (tk != LLVMIntegerTypeKind && tk != LLVMPointerTypeKind) {
         fail(c, in, "unsupported: a load of this type (only integers and pointers)");
         return;
@@ -1849,9 +1971,9 @@ static void do_load(cfront *c, LLVMValueRef in)
 
 static void do_store(cfront *c, LLVMValueRef in)
 {
-    cval v = val(c, LLVMGetOperand(in, 0));
-    cval p = val(c, LLVMGetOperand(in, 1));
-    LLVMTypeKind tk = LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(in, 0)));
+    cval v = val(c, p_LLVMGetOperand(in, 0));
+    cval p = val(c, p_LLVMGetOperand(in, 1));
+    LLVMTypeKind tk = p_LLVMGetTypeKind(p_LLVMTypeOf(p_LLVMGetOperand(in, 0)));
     if (tk != LLVMIntegerTypeKind && tk != LLVMPointerTypeKind) {
         fail(c, in, "unsupported: a store of this type (only integers and pointers)");
         return;
@@ -1879,7 +2001,7 @@ static void do_store(cfront *c, LLVMValueRef in)
     st.addr = a;
     st.e1 = e_of(c, v);
     emit(c, &st, NULL);
-    if (LLVMGetOrdering(in) == LLVMAtomicOrderingSequentiallyConsistent) {
+    if (p_LLVMGetOrdering(in) == LLVMAtomicOrderingSequentiallyConsistent) {
         /* x86 mapping: a seq_cst store is a store and an MFENCE */
         ir_instr f = ir_instr_init(I_FENCE, (wmx_srcloc){ 0, 0 });
         emit(c, &f, "(fence after the seq_cst store)");
@@ -1888,15 +2010,15 @@ static void do_store(cfront *c, LLVMValueRef in)
 
 static void do_rmw(cfront *c, LLVMValueRef in, int cmpxchg)
 {
-    cval p = val(c, LLVMGetOperand(in, 0));
+    cval p = val(c, p_LLVMGetOperand(in, 0));
     ir_addr a = addr_of(c, p);
     if (c->failed)
         return;
     if (cmpxchg) {
         ir_instr x = ir_instr_init(I_CAS, (wmx_srcloc){ 0, 0 });
         x.addr = a;
-        x.e1 = e_of(c, val(c, LLVMGetOperand(in, 1)));
-        x.e2 = e_of(c, val(c, LLVMGetOperand(in, 2)));
+        x.e1 = e_of(c, val(c, p_LLVMGetOperand(in, 1)));
+        x.e2 = e_of(c, val(c, p_LLVMGetOperand(in, 2)));
         x.dst = reg_for(c, in);
         x.dst2 = temp_reg(c);
         emit(c, &x, NULL);
@@ -1904,11 +2026,11 @@ static void do_rmw(cfront *c, LLVMValueRef in, int cmpxchg)
         set_val(c, in, r);
         return;
     }
-    LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(in);
+    LLVMAtomicRMWBinOp op = p_LLVMGetAtomicRMWBinOp(in);
     ir_instr x = ir_instr_init(op == LLVMAtomicRMWBinOpXchg ? I_XCHG : I_FAA, (wmx_srcloc){ 0, 0 });
     x.addr = a;
-    int w = int_width(LLVMTypeOf(in));
-    cval v = val(c, LLVMGetOperand(in, 1));
+    int w = int_width(p_LLVMTypeOf(in));
+    cval v = val(c, p_LLVMGetOperand(in, 1));
     if (op == LLVMAtomicRMWBinOpXchg || op == LLVMAtomicRMWBinOpAdd)
         x.e1 = e_of(c, v);
     else if (op == LLVMAtomicRMWBinOpSub)
@@ -1932,13 +2054,13 @@ static void do_alloca(cfront *c, LLVMValueRef in)
     finst *x = top_inst(c);
     int i = value_index(c, in);
     if (x->allocas[i] < 0) {
-        LLVMTypeRef t = LLVMGetAllocatedType(in);
+        LLVMTypeRef t = p_LLVMGetAllocatedType(in);
         int n = type_cells(t);
         if (n < 0) {
             fail(c, in, "unsupported: a local of this type (only integers, pointers, arrays and structs of them)");
             return;
         }
-        cval cnt = val(c, LLVMGetOperand(in, 0));
+        cval cnt = val(c, p_LLVMGetOperand(in, 0));
         if (cnt.kind != CV_CONST || cnt.c != 1) {
             fail(c, in, "unsupported: a variable-length array");
             return;
@@ -1957,13 +2079,13 @@ static void do_branch(cfront *c, LLVMValueRef in)
     frame *F = top(c);
     finfo *fi = top_inst(c)->fi;
     int from = F->bb;
-    if (!LLVMIsConditional(in)) {
-        enter_edge(c, from, pmap_get(&fi->bidx, LLVMGetSuccessor(in, 0)));
+    if (!p_LLVMIsConditional(in)) {
+        enter_edge(c, from, pmap_get(&fi->bidx, p_LLVMGetSuccessor(in, 0)));
         return;
     }
-    cval cond = val(c, LLVMGetCondition(in));
-    int t = pmap_get(&fi->bidx, LLVMGetSuccessor(in, 0));
-    int f = pmap_get(&fi->bidx, LLVMGetSuccessor(in, 1));
+    cval cond = val(c, p_LLVMGetCondition(in));
+    int t = pmap_get(&fi->bidx, p_LLVMGetSuccessor(in, 0));
+    int f = pmap_get(&fi->bidx, p_LLVMGetSuccessor(in, 1));
     if (cond.kind == CV_CONST) {
         enter_edge(c, from, cond.c ? t : f);
         return;
@@ -1987,14 +2109,14 @@ static void do_switch(cfront *c, LLVMValueRef in)
     frame *F = top(c);
     finfo *fi = top_inst(c)->fi;
     int from = F->bb;
-    cval cond = val(c, LLVMGetOperand(in, 0));
-    unsigned ns = LLVMGetNumSuccessors(in);
-    int def = pmap_get(&fi->bidx, LLVMGetSuccessor(in, 0));
+    cval cond = val(c, p_LLVMGetOperand(in, 0));
+    unsigned ns = p_LLVMGetNumSuccessors(in);
+    int def = pmap_get(&fi->bidx, p_LLVMGetSuccessor(in, 0));
     if (cond.kind == CV_CONST) {
         for (unsigned k = 1; k < ns; k++) {
-            cval cv = const_val(c, LLVMGetOperand(in, 2 * k));
+            cval cv = const_val(c, p_LLVMGetOperand(in, 2 * k));
             if (cv.c == cond.c) {
-                enter_edge(c, from, pmap_get(&fi->bidx, LLVMGetSuccessor(in, k)));
+                enter_edge(c, from, pmap_get(&fi->bidx, p_LLVMGetSuccessor(in, k)));
                 return;
             }
         }
@@ -2004,11 +2126,11 @@ static void do_switch(cfront *c, LLVMValueRef in)
     go_fork_mode(c);
     int ec = e_of(c, cond);
     for (unsigned k = 1; k < ns; k++) {
-        cval cv = const_val(c, LLVMGetOperand(in, 2 * k));
+        cval cv = const_val(c, p_LLVMGetOperand(in, 2 * k));
         ir_instr j = ir_instr_init(I_JUMP, (wmx_srcloc){ 0, 0 });
         j.e1 = e_bin(c, OP_EQ, ec, e_const(c, cv.c));
         int ji = emit(c, &j, "");
-        push_pending(c, from, pmap_get(&fi->bidx, LLVMGetSuccessor(in, k)), ji);
+        push_pending(c, from, pmap_get(&fi->bidx, p_LLVMGetSuccessor(in, k)), ji);
     }
     enter_edge(c, from, def);
 }
@@ -2020,8 +2142,8 @@ static void do_ret(cfront *c, LLVMValueRef in)
         return;
     }
     cval r = cv_const(0);
-    if (LLVMGetNumOperands(in) > 0)
-        r = val(c, LLVMGetOperand(in, 0));
+    if (p_LLVMGetNumOperands(in) > 0)
+        r = val(c, p_LLVMGetOperand(in, 0));
     frame *F = top(c);
     LLVMValueRef call = F->call;
     free(F->counters);
@@ -2048,9 +2170,9 @@ static void step(cfront *c)
         fail(c, in, "unsupported: the program is too big to translate (over 2000000 steps)");
         return;
     }
-    LLVMOpcode op = LLVMGetInstructionOpcode(in);
+    LLVMOpcode op = p_LLVMGetInstructionOpcode(in);
     /* most instructions fall through to the next one */
-    F->at = LLVMGetNextInstruction(in);
+    F->at = p_LLVMGetNextInstruction(in);
     F->pos++;
     switch (op) {
     case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMAnd: case LLVMOr: case LLVMXor:
@@ -2063,8 +2185,8 @@ static void step(cfront *c)
         do_cast(c, in, op);
         break;
     case LLVMSelect: {
-        cval k = val(c, LLVMGetOperand(in, 0));
-        cval a = val(c, LLVMGetOperand(in, 1)), b = val(c, LLVMGetOperand(in, 2));
+        cval k = val(c, p_LLVMGetOperand(in, 0));
+        cval a = val(c, p_LLVMGetOperand(in, 1)), b = val(c, p_LLVMGetOperand(in, 2));
         if (k.kind == CV_CONST) {
             set_val(c, in, k.c ? a : b);
             break;
@@ -2074,15 +2196,15 @@ static void step(cfront *c)
         break;
     }
     case LLVMGetElementPtr: {
-        cval base = val(c, LLVMGetOperand(in, 0));
-        cval r = gep_apply(c, base, LLVMGetGEPSourceElementType(in), in, 1, (unsigned)LLVMGetNumOperands(in) - 1);
+        cval base = val(c, p_LLVMGetOperand(in, 0));
+        cval r = gep_apply(c, base, p_LLVMGetGEPSourceElementType(in), in, 1, (unsigned)p_LLVMGetNumOperands(in) - 1);
         set_val(c, in, r);
         break;
     }
     case LLVMExtractValue: {
-        cval a = val(c, LLVMGetOperand(in, 0));
-        const unsigned *idx = LLVMGetIndices(in);
-        if (a.kind != CV_PAIR || LLVMGetNumIndices(in) != 1) {
+        cval a = val(c, p_LLVMGetOperand(in, 0));
+        const unsigned *idx = p_LLVMGetIndices(in);
+        if (a.kind != CV_PAIR || p_LLVMGetNumIndices(in) != 1) {
             fail(c, in, "unsupported: extractvalue on this value");
             break;
         }
@@ -2098,9 +2220,9 @@ static void step(cfront *c)
     case LLVMAtomicRMW: do_rmw(c, in, 0); break;
     case LLVMFence: {
         /* LLVM 14's LLVMGetOrdering does not read fences: ask the text */
-        char *txt = LLVMPrintValueToString(in);
+        char *txt = p_LLVMPrintValueToString(in);
         int sc = strstr(txt, "seq_cst") != NULL;
-        LLVMDisposeMessage(txt);
+        p_LLVMDisposeMessage(txt);
         if (sc) {
             ir_instr f = ir_instr_init(I_FENCE, (wmx_srcloc){ 0, 0 });
             emit(c, &f, NULL);
@@ -2138,11 +2260,11 @@ static void translate_thread(cfront *c, int id)
         return;
     }
     int xi = inst_new(c, fi);
-    unsigned np = LLVMCountParams(th->fn);
+    unsigned np = p_LLVMCountParams(th->fn);
     if (np > 0)
-        c->insts[xi].env[pmap_get(&fi->vidx, LLVMGetParam(th->fn, 0))] = th->arg;
+        c->insts[xi].env[pmap_get(&fi->vidx, p_LLVMGetParam(th->fn, 0))] = th->arg;
     for (unsigned k = 1; k < np; k++)
-        c->insts[xi].env[pmap_get(&fi->vidx, LLVMGetParam(th->fn, k))] = cv_const(0);
+        c->insts[xi].env[pmap_get(&fi->vidx, p_LLVMGetParam(th->fn, k))] = cv_const(0);
     if (th->start_var >= 0) {
         c->here = NULL;
         emit_flag(c, I_AWAIT, th->start_var, "(waits for pthread_create)");
@@ -2156,7 +2278,7 @@ static void translate_thread(cfront *c, int id)
     memset(F, 0, sizeof *F);
     F->inst = xi;
     F->counters = wmx_calloc((size_t)(fi->nheaders ? fi->nheaders : 1), sizeof *F->counters);
-    F->at = LLVMGetFirstInstruction(fi->blocks[0]);
+    F->at = p_LLVMGetFirstInstruction(fi->blocks[0]);
     c->path_done = 0;
     run_path(c);
     free_stack(c->stack, c->depth);
@@ -2343,14 +2465,14 @@ static void read_lines(cfront *c, const char *path)
 static int handle_global(LLVMModuleRef m, LLVMValueRef g)
 {
     /* a global used as pthread_create's first argument holds thread ids */
-    for (LLVMUseRef u = LLVMGetFirstUse(g); u; u = LLVMGetNextUse(u)) {
-        LLVMValueRef user = LLVMGetUser(u);
-        if (LLVMIsACallInst(user)) {
+    for (LLVMUseRef u = p_LLVMGetFirstUse(g); u; u = p_LLVMGetNextUse(u)) {
+        LLVMValueRef user = p_LLVMGetUser(u);
+        if (p_LLVMIsACallInst(user)) {
             LLVMValueRef f = called_fn(user);
-            if (f && strcmp(vname(f), "pthread_create") == 0 && LLVMGetOperand(user, 0) == g)
+            if (f && strcmp(vname(f), "pthread_create") == 0 && p_LLVMGetOperand(user, 0) == g)
                 return 1;
         }
-        if (LLVMIsAConstantExpr(user) && handle_global(m, user))
+        if (p_LLVMIsAConstantExpr(user) && handle_global(m, user))
             return 1;
     }
     return 0;
@@ -2358,17 +2480,17 @@ static int handle_global(LLVMModuleRef m, LLVMValueRef g)
 
 static void add_globals(cfront *c)
 {
-    for (LLVMValueRef g = LLVMGetFirstGlobal(c->mod); g && !c->failed; g = LLVMGetNextGlobal(g)) {
+    for (LLVMValueRef g = p_LLVMGetFirstGlobal(c->mod); g && !c->failed; g = p_LLVMGetNextGlobal(g)) {
         const char *name = vname(g);
-        LLVMTypeRef t = LLVMGlobalGetValueType(g);
-        if (LLVMIsGlobalConstant(g) && (strncmp(name, ".str", 4) == 0 || strncmp(name, "__PRETTY_FUNCTION__", 19) == 0 ||
+        LLVMTypeRef t = p_LLVMGlobalGetValueType(g);
+        if (p_LLVMIsGlobalConstant(g) && (strncmp(name, ".str", 4) == 0 || strncmp(name, "__PRETTY_FUNCTION__", 19) == 0 ||
                                         strncmp(name, "__func__", 8) == 0 || strncmp(name, "__const.", 8) == 0))
             continue;
         int n = type_cells(t);
         if (n < 0) {
-            if (LLVMGetTypeKind(t) == LLVMArrayTypeKind && LLVMIsGlobalConstant(g))
+            if (p_LLVMGetTypeKind(t) == LLVMArrayTypeKind && p_LLVMIsGlobalConstant(g))
                 continue;
-            wmx_error_set(c->err, c->path, (int)LLVMGetDebugLocLine(g), 0, "unsupported: the global '%s' has a type wmx cannot hold "
+            wmx_error_set(c->err, c->path, (int)p_LLVMGetDebugLocLine(g), 0, "unsupported: the global '%s' has a type wmx cannot hold "
                                                  "(only integers, pointers, mutexes, arrays and structs of them)", name);
             c->failed = 1;
             return;
@@ -2377,7 +2499,7 @@ static void add_globals(cfront *c)
         c->objs[o].type = t;
         *pmap_slot(&c->gobj, g, 1) = o;
         int off = 0;
-        LLVMValueRef init = LLVMIsDeclaration(g) ? NULL : LLVMGetInitializer(g);
+        LLVMValueRef init = p_LLVMIsDeclaration(g) ? NULL : p_LLVMGetInitializer(g);
         const_fill(c, init, t, c->objs[o].cells, &off);
         if (handle_global(c->mod, g))
             c->objs[o].handle = 1;
@@ -2392,22 +2514,22 @@ static void add_globals(cfront *c)
 /* Whether cell `cell` of a value of type t holds a pointer. */
 static int leaf_is_pointer(LLVMTypeRef t, int cell)
 {
-    switch (LLVMGetTypeKind(t)) {
+    switch (p_LLVMGetTypeKind(t)) {
     case LLVMPointerTypeKind:
         return 1;
     case LLVMArrayTypeKind: {
-        LLVMTypeRef e = LLVMGetElementType(t);
+        LLVMTypeRef e = p_LLVMGetElementType(t);
         int ec = type_cells(e);
         return ec > 0 && leaf_is_pointer(e, cell % ec);
     }
     case LLVMStructTypeKind: {
         if (is_mutex_type(t))
             return 0;
-        unsigned k = LLVMCountStructElementTypes(t);
+        unsigned k = p_LLVMCountStructElementTypes(t);
         for (unsigned i = 0; i < k; i++) {
-            int fc = type_cells(LLVMStructGetTypeAtIndex(t, i)), fo = field_offset(t, i);
+            int fc = type_cells(p_LLVMStructGetTypeAtIndex(t, i)), fo = field_offset(t, i);
             if (cell >= fo && cell < fo + fc)
-                return leaf_is_pointer(LLVMStructGetTypeAtIndex(t, i), cell - fo);
+                return leaf_is_pointer(p_LLVMStructGetTypeAtIndex(t, i), cell - fo);
         }
         return 0;
     }
@@ -2451,6 +2573,12 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
         unlink(tmpl);
         return NULL;
     }
+    char why[300];
+    if (llvm_open(why, sizeof why) != 0) {
+        wmx_error_set(err, path, 0, 0, "%s", why);
+        unlink(tmpl);
+        return NULL;
+    }
     if (run_clang(path, o, tmpl, err) != 0) {
         unlink(tmpl);
         return NULL;
@@ -2463,35 +2591,35 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
     c->unroll = o && o->unroll > 0 ? o->unroll : CFRONT_DEFAULT_UNROLL;
     c->unroll_given = o && o->unroll_given;
     c->budget = 2000000;
-    c->ctx = LLVMContextCreate();
+    c->ctx = p_LLVMContextCreate();
     LLVMMemoryBufferRef buf = NULL;
     char *msg = NULL;
-    if (LLVMCreateMemoryBufferWithContentsOfFile(tmpl, &buf, &msg) != 0) {
+    if (p_LLVMCreateMemoryBufferWithContentsOfFile(tmpl, &buf, &msg) != 0) {
         wmx_error_set(err, path, 0, 0, "cannot read clang's output: %s", msg ? msg : "?");
-        LLVMDisposeMessage(msg);
+        p_LLVMDisposeMessage(msg);
         unlink(tmpl);
-        LLVMContextDispose(c->ctx);
+        p_LLVMContextDispose(c->ctx);
         return NULL;
     }
     unlink(tmpl);
-    if (LLVMParseIRInContext(c->ctx, buf, &c->mod, &msg) != 0) {
+    if (p_LLVMParseIRInContext(c->ctx, buf, &c->mod, &msg) != 0) {
         wmx_error_set(err, path, 0, 0, "cannot parse clang's output: %s", msg ? msg : "?");
-        LLVMDisposeMessage(msg);
-        LLVMContextDispose(c->ctx);
+        p_LLVMDisposeMessage(msg);
+        p_LLVMContextDispose(c->ctx);
         return NULL;
     }
-    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef perr = LLVMRunPasses(c->mod, "function(mem2reg)", NULL, po);
-    LLVMDisposePassBuilderOptions(po);
+    LLVMPassBuilderOptionsRef po = p_LLVMCreatePassBuilderOptions();
+    LLVMErrorRef perr = p_LLVMRunPasses(c->mod, "function(mem2reg)", NULL, po);
+    p_LLVMDisposePassBuilderOptions(po);
     if (perr) {
-        char *m = LLVMGetErrorMessage(perr);
+        char *m = p_LLVMGetErrorMessage(perr);
         wmx_error_set(err, path, 0, 0, "LLVM passes failed: %s", m);
-        LLVMDisposeErrorMessage(m);
-        LLVMDisposeModule(c->mod);
-        LLVMContextDispose(c->ctx);
+        p_LLVMDisposeErrorMessage(m);
+        p_LLVMDisposeModule(c->mod);
+        p_LLVMContextDispose(c->ctx);
         return NULL;
     }
-    c->td = LLVMCreateTargetData(LLVMGetDataLayoutStr(c->mod));
+    c->td = p_LLVMCreateTargetData(p_LLVMGetDataLayoutStr(c->mod));
     read_lines(c, path);
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
@@ -2501,8 +2629,8 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
     c->p->unroll = c->unroll;
     add_globals(c);
     int nglobal_vars = c->p->nvars;
-    LLVMValueRef mainf = LLVMGetNamedFunction(c->mod, "main");
-    if (!c->failed && (!mainf || LLVMIsDeclaration(mainf))) {
+    LLVMValueRef mainf = p_LLVMGetNamedFunction(c->mod, "main");
+    if (!c->failed && (!mainf || p_LLVMIsDeclaration(mainf))) {
         wmx_error_set(err, path, 0, 0, "no main function: wmx runs main as the first thread");
         c->failed = 1;
     }
@@ -2545,9 +2673,9 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
     for (int i = 0; i < c->nlines; i++)
         free(c->lines[i]);
     free(c->lines);
-    LLVMDisposeTargetData(c->td);
-    LLVMDisposeModule(c->mod);
-    LLVMContextDispose(c->ctx);
+    p_LLVMDisposeTargetData(c->td);
+    p_LLVMDisposeModule(c->mod);
+    p_LLVMContextDispose(c->ctx);
     if (c->failed) {
         ir_program_free(p);
         return NULL;
