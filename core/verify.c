@@ -48,7 +48,18 @@ struct verify_prefix {
     /* log */
     int nlog, caplog;
     undo *log;
+    /* the arrays above live in two blocks (one per size known), not twenty
+     * allocations: RF-SMC builds a prefix for every consistency check */
+    int *block1, *block2;
 };
+
+/* Takes n ints from a block being carved. */
+static int *carve(int **at, size_t n)
+{
+    int *r = *at;
+    *at += n;
+    return r;
+}
 
 static bool two_phase(const verify_prefix *p, int e)
 {
@@ -101,17 +112,19 @@ verify_prefix *verify_prefix_new(const wmx_exec *x, wmx_model model)
     p->ncells = x->ncells;
     int n = x->nev, k = x->nthreads, nc = x->ncells;
     size_t n1 = (size_t)n + 1, c1 = (size_t)nc + 1;
-    p->qof = wmx_malloc(n1 * sizeof(int));
-    p->qidx = wmx_malloc(n1 * sizeof(int));
-    p->wbefore = wmx_malloc(n1 * sizeof(int));
-    p->nreaders = wmx_calloc(n1, sizeof(int));
-    p->pend = wmx_calloc(n1, sizeof(int));
-    p->init_readers = wmx_calloc(c1, sizeof(int));
-    p->pend_init = wmx_calloc(c1, sizeof(int));
-    p->curw = wmx_malloc(c1 * sizeof(int));
-    p->obs = wmx_malloc(c1 * sizeof(int));
-    p->pos = wmx_calloc((size_t)k + 1, sizeof(int));
-    p->ftot = wmx_calloc((size_t)k + 1, sizeof(int));
+    int *b = p->block1 = wmx_calloc(6 * n1 + 1 + 4 * c1 + 2 * ((size_t)k + 1), sizeof(int));
+    p->qof = carve(&b, n1);
+    p->qidx = carve(&b, n1);
+    p->wbefore = carve(&b, n1);
+    p->nreaders = carve(&b, n1);
+    p->pend = carve(&b, n1);
+    p->reqstart = carve(&b, n1 + 1);
+    p->init_readers = carve(&b, c1);
+    p->pend_init = carve(&b, c1);
+    p->curw = carve(&b, c1);
+    p->obs = carve(&b, c1);
+    p->pos = carve(&b, (size_t)k + 1);
+    p->ftot = carve(&b, (size_t)k + 1);
     for (int c = 0; c < nc; c++) {
         p->curw[c] = -1;
         p->obs[c] = -2;
@@ -138,15 +151,17 @@ verify_prefix *verify_prefix_new(const wmx_exec *x, wmx_model model)
     }
     free(qid);
     p->nq = nq;
-    p->qstart = wmx_calloc((size_t)nq + 1, sizeof(int));
-    p->qthread = wmx_calloc((size_t)nq + 1, sizeof(int));
-    p->qcell = wmx_calloc((size_t)nq + 1, sizeof(int));
-    p->qflushable = wmx_calloc((size_t)nq + 1, sizeof(int));
-    p->fl = wmx_calloc((size_t)nq + 1, sizeof(int));
+    size_t q1 = (size_t)nq + 1;
+    b = p->block2 = wmx_calloc(5 * q1 + n1, sizeof(int));
+    p->qstart = carve(&b, q1);
+    p->qthread = carve(&b, q1);
+    p->qcell = carve(&b, q1);
+    p->qflushable = carve(&b, q1);
+    p->fl = carve(&b, q1);
+    p->qw = carve(&b, n1);
     for (int q = 0; q < nq; q++)
         p->qstart[q + 1] = p->qstart[q] + qcount[q];
     free(qcount);
-    p->qw = wmx_malloc(n1 * sizeof(int));
     for (int e = 0; e < n; e++)
         if (p->qof[e] >= 0) {
             int q = p->qof[e];
@@ -174,9 +189,8 @@ verify_prefix *verify_prefix_new(const wmx_exec *x, wmx_model model)
     /* readers, and condition 2b: for a read r of w from another thread,
      * the latest write to the variable before r in r's thread must be done
      * before w's memory-write */
-    int *cnt = wmx_calloc(n1, sizeof(int));
-    int *latest = wmx_malloc(n1 * sizeof(int));
-    int *last_of_cell = wmx_malloc(c1 * sizeof(int));
+    int *scratch = wmx_calloc(2 * n1 + c1, sizeof(int));
+    int *cnt = scratch, *latest = scratch + n1, *last_of_cell = scratch + 2 * n1;
     for (int t = 0; t < k; t++) {
         for (int c = 0; c < nc; c++)
             last_of_cell[c] = -1;
@@ -197,7 +211,6 @@ verify_prefix *verify_prefix_new(const wmx_exec *x, wmx_model model)
                 last_of_cell[v->cell] = e;
         }
     }
-    p->reqstart = wmx_calloc(n1 + 1, sizeof(int));
     for (int e = 0; e < n; e++)
         p->reqstart[e + 1] = p->reqstart[e] + cnt[e];
     p->req = wmx_malloc(((size_t)p->reqstart[n] + 1) * sizeof(int));
@@ -208,9 +221,7 @@ verify_prefix *verify_prefix_new(const wmx_exec *x, wmx_model model)
         if (xev_is_read(v) && v->rf >= 0 && x->ev[v->rf].thread != v->thread && latest[e] >= 0)
             p->req[cnt[v->rf]++] = latest[e];
     }
-    free(cnt);
-    free(latest);
-    free(last_of_cell);
+    free(scratch);
     for (int i = 0; i < x->nobs; i++) {
         int c = x->obs_cell[i], w = x->obs_writer[i];
         p->obs[c] = w;
@@ -230,11 +241,10 @@ void verify_prefix_free(verify_prefix *p)
 {
     if (!p)
         return;
-    free(p->qof); free(p->qidx); free(p->qstart); free(p->qw); free(p->qthread);
-    free(p->qcell); free(p->qflushable); free(p->reqstart); free(p->req);
-    free(p->wbefore); free(p->nreaders); free(p->init_readers); free(p->obs);
-    free(p->pos); free(p->fl); free(p->ftot); free(p->curw); free(p->pend);
-    free(p->pend_init); free(p->log);
+    free(p->block1);
+    free(p->block2);
+    free(p->req);
+    free(p->log);
     free(p);
 }
 

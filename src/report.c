@@ -175,6 +175,22 @@ void report_text(FILE *out, const explore_result *res)
                              : "; the result covers only what was explored (exit 3)");
 }
 
+/* An integer without printf: the state table prints one per cell, and
+ * vfprintf was 5% of a fast exploration's whole run. */
+static void put_int(FILE *out, long long v)
+{
+    char buf[24];
+    char *e = buf + sizeof buf, *q = e;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do {
+        *--q = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--q = '-';
+    fwrite(q, 1, (size_t)(e - q), out);
+}
+
 void report_json(FILE *out, const explore_result *res)
 {
     const wmx_program *p = res->prog;
@@ -215,7 +231,7 @@ void report_json(FILE *out, const explore_result *res)
         fputs(i ? ", {" : "{", out);
         for (int k = 0; k < res->nobserved; k++) {
             fputs(keys[k] ? keys[k] : "", out);
-            fprintf(out, "%lld", (long long)res->states[i].vals[k]);
+            put_int(out, (long long)res->states[i].vals[k]);
         }
         fputc('}', out);
     }
@@ -225,10 +241,11 @@ void report_json(FILE *out, const explore_result *res)
     /* per-state trace counts; null where the algorithm does not know them */
     fprintf(out, "], \"state_counts\": [");
     for (int i = 0; i < res->nstates; i++) {
+        fputs(i ? ", " : "", out);
         if (res->states[i].count > 0)
-            fprintf(out, "%s%ld", i ? ", " : "", res->states[i].count);
+            put_int(out, res->states[i].count);
         else
-            fprintf(out, "%snull", i ? ", " : "");
+            fputs("null", out);
     }
     fprintf(out, "], \"positive\": %ld, \"negative\": %ld, \"observation\": \"%s\", \"ok\": %s, ",
             res->positive, res->negative, explore_observation(res),
