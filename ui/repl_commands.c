@@ -105,11 +105,28 @@ static void stepped(ui_state *ui)
 
 static int cmd_load(int argc, char **argv, cmd_ctx *ctx)
 {
-    if (argc != 2) {
-        fprintf(ctx->err, "usage: load FILE (a program or a trace)\n");
+    ui_state *ui = UI(ctx);
+    cfront_opts o = { 0 };
+    char why[256];
+    argc = cfront_take_args(argc, argv, &o, why, sizeof why);
+    if (argc < 0) {
+        fprintf(ctx->err, "load: %s\n", why);
         return EXIT_USAGE;
     }
-    return ui_load(UI(ctx), argv[1], ctx->out, ctx->err);
+    if (argc != 2) {
+        fprintf(ctx->err, "usage: load FILE [-DNAME=V] [-I DIR] [--unroll N] (a program or a trace)\n");
+        return EXIT_USAGE;
+    }
+    if (o.nflags > 0 || o.unroll_given) {
+        /* copies: the words of this line are gone after the command */
+        for (int i = 0; i < o.nflags; i++) {
+            snprintf(ui->c_flags[i], sizeof ui->c_flags[i], "%s", o.flags[i]);
+            o.flags[i] = ui->c_flags[i];
+        }
+        ui->c_opts = o;
+        ui->ctx->c_opts = &ui->c_opts;
+    }
+    return ui_load(ui, argv[1], ctx->out, ctx->err);
 }
 
 static int save_trace(cmd_ctx *ctx, const char *path)
@@ -1044,7 +1061,7 @@ static int cmd_quit(int argc, char **argv, cmd_ctx *ctx)
 }
 
 const command wmx_repl_commands[] = {
-    { "load", "FILE", "load a program (.wmx, .litmus) or a trace file",
+    { "load", "FILE [-DNAME=V] [--unroll N]", "load a program (.wmx, .litmus, .c) or a trace file",
       "Loads a program, or a trace file (its program, model and steps).  A parse\n"
       "error is shown as file:line:col and the current program stays loaded.",
       "file", cmd_load, CMD_REPL, NULL },

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <wchar.h>
 
+#include "cfront.h"
 #include "cli.h"
 #include "explore.h"
 #include "machine.h"
@@ -286,6 +287,10 @@ typedef struct ui_progress {
 
 struct ui_state {
     ui_session sess;
+    /* `load prog.c -DN=3 --unroll 4`: the C options of the last load, kept
+     * here because the command line's words do not outlive the command */
+    cfront_opts c_opts;
+    char c_flags[CFRONT_MAX_FLAGS][256];
     ui_theme theme;
     int theme_gen;          /* bumped when the theme changes (tui.c re-inits colours) */
     bool no_color;
