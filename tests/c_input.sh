@@ -75,11 +75,11 @@ states() {
 # verdict FILE RC: "fails" (an assertion violation), "holds" or "?"
 verdict() {
     if grep -q '"errors": \[\]' "$1"; then
-        [ "$2" = 0 ] && echo holds || echo "?"
+        [ "$2" = 0 ] && echo holds || echo "? (no error listed, exit $2)"
     elif grep -q '"errors": \[{' "$1"; then
-        [ "$2" = 1 ] && echo fails || echo "?"
+        [ "$2" = 1 ] && echo fails || echo "? (an error listed, exit $2)"
     else
-        echo "?"
+        echo "? (no errors key, exit $2)"
     fi
 }
 complete() { grep -q '"complete": true' "$1"; }
@@ -171,7 +171,7 @@ if [ -d "$lit/x86" ]; then
         if [ ! -f "$tmp/prog/$sum.c" ]; then
             mv "$tmp/t.c" "$tmp/prog/$sum.c"
             for m in $lmodels; do
-                queue "lit-$sum-$m" "$tmp/prog/$sum.c" --model $m --timeout 10
+                queue "lit-$sum-$m" "$tmp/prog/$sum.c" --model $m --timeout 30
                 nrun=$((nrun + 1))
             done
         fi
@@ -197,6 +197,7 @@ if [ -d "$lit/x86" ]; then
             crc=$(cat "$tmp/run/lit-$sum-$m.rc")
             if complete "$cj"; then
                 got=$(verdict "$cj" "$crc")
+                case "$got" in "?"*) got="$got: $(head -3 "$tmp/run/lit-$sum-$m.err")" ;; esac
             else
                 got="no complete result (rc $crc): $(head -c 200 "$cj") $(head -3 "$tmp/run/lit-$sum-$m.err")"
             fi
