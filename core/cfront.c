@@ -118,6 +118,7 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
  * changes after that. */
 #define LLVM_FUNCTIONS(X) \
     X(LLVMABISizeOfType) \
+    X(LLVMArrayType) \
     X(LLVMConstIntGetSExtValue) \
     X(LLVMConstIntGetZExtValue) \
     X(LLVMContextCreate) \
@@ -1438,6 +1439,41 @@ static void emit_mutex(cfront *c, cval m, const char *what, LLVMValueRef call)
 static void thread_end(cfront *c);
 static void enter_edge(cfront *c, int from, int to);
 
+/* malloc(n) / calloc(k, n) of a size known while translating: a fresh
+ * object each time the call runs (the translated code has no loops, so each
+ * call in it is one allocation), typed by the pointer the result is cast
+ * to.  free() does nothing: objects are never reused. */
+static void do_malloc(cfront *c, LLVMValueRef in, int zeroed)
+{
+    cval a = val(c, p_LLVMGetOperand(in, 0));
+    cval b = zeroed ? val(c, p_LLVMGetOperand(in, 1)) : cv_const(1);
+    if (a.kind != CV_CONST || b.kind != CV_CONST || a.c * b.c <= 0 || a.c * b.c > (1 << 20)) {
+        fail(c, in, "unsupported: %s of a size not known while translating", zeroed ? "calloc" : "malloc");
+        return;
+    }
+    long bytes = (long)(a.c * b.c);
+    LLVMTypeRef elem = NULL;
+    for (LLVMUseRef u = p_LLVMGetFirstUse(in); u && !elem; u = p_LLVMGetNextUse(u)) {
+        LLVMValueRef user = p_LLVMGetUser(u);
+        if (p_LLVMIsAInstruction(user) && p_LLVMGetInstructionOpcode(user) == LLVMBitCast &&
+            p_LLVMGetTypeKind(p_LLVMTypeOf(user)) == LLVMPointerTypeKind)
+            elem = p_LLVMGetElementType(p_LLVMTypeOf(user));
+    }
+    long esz = elem ? (long)p_LLVMABISizeOfType(c->td, elem) : 0;
+    if (!elem || esz <= 0 || bytes % esz != 0 || type_cells(elem) <= 0) {
+        fail(c, in, "unsupported: %s whose result is not cast to a pointer to integers, pointers or structs of them",
+             zeroed ? "calloc" : "malloc");
+        return;
+    }
+    LLVMTypeRef t = p_LLVMArrayType(elem, (unsigned)(bytes / esz));
+    char name[64];
+    snprintf(name, sizeof name, "$heap.%d", c->nobjs);
+    int o = obj_new(c, name, type_cells(t));
+    c->objs[o].type = t;
+    cval r = { .kind = CV_PTR, .obj = o, .off = 0, .offx = -1 };
+    set_val(c, in, r);
+}
+
 static void do_call(cfront *c, LLVMValueRef in)
 {
     LLVMValueRef f = called_fn(in);
@@ -1525,6 +1561,14 @@ static void do_call(cfront *c, LLVMValueRef in)
             emit_mutex(c, val(c, p_LLVMGetOperand(in, 0)), what, in);
             return;
         }
+    }
+    if (strcmp(n, "free") == 0) {
+        set_val(c, in, cv_const(0));
+        return;
+    }
+    if (strcmp(n, "malloc") == 0 || strcmp(n, "calloc") == 0) {
+        do_malloc(c, in, n[0] == 'c');
+        return;
     }
     if (strcmp(n, "llvm.memset.p0i8.i64") == 0 || strcmp(n, "llvm.memcpy.p0i8.p0i8.i64") == 0) {
         cval dst = val(c, p_LLVMGetOperand(in, 0));
