@@ -2,14 +2,16 @@
 # bench/peers.sh - issue 15's table: wmx (odpor and rfsmc, SC, whole process)
 # beside GenMC 0.10.3 `--sc` and Nidhugg `--sc --optimal` / `--sc --rf` on the
 # same families.  wmx's columns are measured here (seconds, peak KB, traces).
-# The peers' columns are measured when `genmc` / `nidhuggc` are on PATH and
-# bench/c/FAMILY-N.c exists; otherwise they are the figures quoted in issue 15
+# The peers' columns are measured when `genmc` / `nidhuggc` are on PATH, on
+# the family's C version (bench/c-gen.sh, the same program wmx reads as C);
+# otherwise they are the figures quoted in issue 15
 # (this machine class, clang's compile included), labelled "(quoted)".
 set -u
 WMX=${WMX:-./wmx}
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 . bench/rfsmc-gen.sh
+. bench/c-gen.sh
 TMP=${TMPDIR:-/tmp}/wmx-bench-peers.$$
 mkdir -p "$TMP"
 trap 'rm -rf "$TMP"' EXIT
@@ -36,7 +38,8 @@ cell() { # ALGO FILE -> "secs peakKB traces"
 }
 
 peer() { # FAMILY N COLUMN
-  c="bench/c/$1-$2.c"
+  c="$TMP/$1-$2.c"
+  "c_$1" "$2" > "$c"
   case "$3" in
     genmc) tool=genmc; args="--sc" ;;
     nidhugg) tool=nidhuggc; args="--sc --optimal" ;;
