@@ -402,6 +402,8 @@ typedef struct finfo {
     unsigned char *inloop;/* [nheaders * nblocks]: block in header's loop */
     unsigned char *back;  /* [nblocks * nblocks]: edge is a back edge */
     unsigned char *spin;  /* [nheaders]: a loop without effects (spin-assume) */
+    unsigned char *live;  /* [nblocks * nvals]: live at the block's entry
+                             (its phis included: they are set on the edge) */
     int sink;             /* -1 unknown, 0 no, 1 the function always fails */
 } finfo;
 
@@ -898,6 +900,72 @@ static finfo *func_info(cfront *c, LLVMValueRef fn)
                     }
             }
         }
+    /* Liveness, so that a program point's memo key names the values the code
+     * from there reads: two arrivals merge only when those are the same. */
+    {
+        size_t nv = (size_t)f->nvals;
+        f->live = wmx_calloc((size_t)n * nv + 1, 1);
+        unsigned char *use = wmx_calloc((size_t)n * nv + 1, 1), *def = wmx_calloc((size_t)n * nv + 1, 1);
+        for (int b = 0; b < n; b++) {
+            for (LLVMValueRef x = p_LLVMGetFirstInstruction(f->blocks[b]); x; x = p_LLVMGetNextInstruction(x)) {
+                int xi = pmap_get(&f->vidx, x);
+                if (p_LLVMGetInstructionOpcode(x) != LLVMPHI) {
+                    int no = p_LLVMGetNumOperands(x);
+                    for (int k = 0; k < no; k++) {
+                        int oi = pmap_get(&f->vidx, p_LLVMGetOperand(x, (unsigned)k));
+                        if (oi >= 0 && !def[(size_t)b * nv + (size_t)oi])
+                            use[(size_t)b * nv + (size_t)oi] = 1;
+                    }
+                } else {
+                    use[(size_t)b * nv + (size_t)xi] = 1;    /* keyed at entry */
+                }
+                if (xi >= 0)
+                    def[(size_t)b * nv + (size_t)xi] = 1;
+            }
+        }
+        int changed = 1;
+        while (changed) {
+            changed = 0;
+            for (int b = n - 1; b >= 0; b--) {
+                unsigned char *in = f->live + (size_t)b * nv;
+                LLVMValueRef term = p_LLVMGetBasicBlockTerminator(f->blocks[b]);
+                unsigned ns = term ? p_LLVMGetNumSuccessors(term) : 0;
+                for (size_t v = 0; v < nv; v++) {
+                    if (in[v])
+                        continue;
+                    int on = use[(size_t)b * nv + v];
+                    for (unsigned k = 0; k < ns && !on; k++) {
+                        int sb = pmap_get(&f->bidx, p_LLVMGetSuccessor(term, k));
+                        if (sb >= 0 && f->live[(size_t)sb * nv + v] && !def[(size_t)b * nv + v])
+                            on = 1;
+                    }
+                    if (on) {
+                        in[v] = 1;
+                        changed = 1;
+                    }
+                }
+                /* a phi's incoming value from b is live at b's end */
+                for (unsigned k = 0; k < ns; k++) {
+                    LLVMBasicBlockRef sbb = p_LLVMGetSuccessor(term, k);
+                    for (LLVMValueRef x = p_LLVMGetFirstInstruction(sbb); x && p_LLVMGetInstructionOpcode(x) == LLVMPHI;
+                         x = p_LLVMGetNextInstruction(x)) {
+                        unsigned ni = p_LLVMCountIncoming(x);
+                        for (unsigned j = 0; j < ni; j++) {
+                            if (p_LLVMGetIncomingBlock(x, j) != f->blocks[b])
+                                continue;
+                            int oi = pmap_get(&f->vidx, p_LLVMGetIncomingValue(x, j));
+                            if (oi >= 0 && !def[(size_t)b * nv + (size_t)oi] && !in[oi]) {
+                                in[oi] = 1;
+                                changed = 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        free(use);
+        free(def);
+    }
     /* A loop whose blocks only read and compute, and carry no value from one
      * iteration to the next (no phi at the header), does the same thing each
      * time round: going round again is only waiting.  Like GenMC's
@@ -955,6 +1023,7 @@ static void finfo_free(finfo *f)
     free(f->inloop);
     free(f->back);
     free(f->spin);
+    free(f->live);
 }
 
 static int inst_new(cfront *c, finfo *fi)
@@ -1642,15 +1711,56 @@ static void do_call(cfront *c, LLVMValueRef in)
 
 /* ---- program points (fork mode) ------------------------------------------- */
 
+/* An expression by its structure: the same computation made twice has two
+ * pool indices. */
+static void key_expr(cfront *c, wmx_strbuf *b, int e)
+{
+    if (e < 0) {
+        wmx_strbuf_printf(b, "_");
+        return;
+    }
+    const ir_expr *x = &c->p->exprs[e];
+    wmx_strbuf_printf(b, "(%d %d %lld ", (int)x->op, x->reg, (long long)x->value);
+    key_expr(c, b, x->a);
+    key_expr(c, b, x->b);
+    wmx_strbuf_printf(b, ")");
+}
+
+/* The program point: each frame's block, position and loop counters, and
+ * what the values live there are.  Code translated for one arrival is right
+ * for another exactly when these agree. */
 static void key_of(cfront *c, wmx_strbuf *b)
 {
     b->len = 0;
     for (int d = 0; d < c->depth; d++) {
         frame *F = &c->stack[d];
-        finfo *fi = c->insts[F->inst].fi;
+        finst *x = &c->insts[F->inst];
+        finfo *fi = x->fi;
         wmx_strbuf_printf(b, "%d:%d:%d", F->inst, F->bb, F->pos);
         for (int h = 0; h < fi->nheaders; h++)
             wmx_strbuf_printf(b, ",%d", F->counters[h]);
+        const unsigned char *live = fi->live + (size_t)F->bb * (size_t)fi->nvals;
+        for (int v = 0; v < fi->nvals; v++) {
+            if (!live[v])
+                continue;
+            const cval *cv = &x->env[v];
+            wmx_strbuf_printf(b, "|%d=%d,%lld,%d,%d,%d,%d,%p", v, cv->kind, (long long)cv->c, cv->reg, cv->reg2, cv->obj,
+                              cv->off, (void *)cv->fn);
+            if (cv->kind == CV_PTR && cv->offx >= 0)
+                key_expr(c, b, cv->offx);
+        }
+        /* and what this block computed so far: at a call's return point that
+         * includes the call's result, which depends on the callee's path */
+        int k = 0;
+        for (LLVMValueRef in = p_LLVMGetFirstInstruction(fi->blocks[F->bb]); in && k < F->pos;
+             in = p_LLVMGetNextInstruction(in), k++) {
+            int v = pmap_get(&fi->vidx, in);
+            const cval *cv = &x->env[v];
+            wmx_strbuf_printf(b, "|%d=%d,%lld,%d,%d,%d,%d", v, cv->kind, (long long)cv->c, cv->reg, cv->reg2, cv->obj,
+                              cv->off);
+            if (cv->kind == CV_PTR && cv->offx >= 0)
+                key_expr(c, b, cv->offx);
+        }
         wmx_strbuf_printf(b, ";");
     }
 }
