@@ -2500,7 +2500,7 @@ static int run_clang(const char *path, const cfront_opts *o, const char *out, wm
     const char *argv[CFRONT_MAX_FLAGS + 24];
     int n = 0;
     argv[n++] = clang;
-    argv[n++] = "-S";
+    argv[n++] = "-c";           /* bitcode: cheaper to write and to read back */
     argv[n++] = "-emit-llvm";
     argv[n++] = "-O0";
     argv[n++] = "-g";

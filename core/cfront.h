@@ -1,6 +1,6 @@
 /* cfront.h - C programs in: pthreads and C11 atomics, through clang.
  *
- * A C file is compiled by clang to LLVM IR (a subprocess: `clang -S
+ * A C file is compiled by clang to LLVM IR (a subprocess: `clang -c
  * -emit-llvm -O0 -g`), read back with libLLVM's C API, promoted to SSA
  * registers (mem2reg), and translated into the program IR of ir.h: one wmx
  * thread for main and one for every pthread_create that main (or a thread)

@@ -29,8 +29,17 @@ pick_reg() { rnd 3; G=r$R; }
 
 # stmt DEPTH: appends one statement to $W (.wmx) and $C (C)
 stmt() {
-    rnd 8
+    rnd 10
     case $R in
+    8)   # compare-and-swap: the old value, through C's `expected` local
+         pick_var; pick_reg; rnd 3; e=$R; rnd 3; nv=$((R + 1))
+         W="$W $G = cas($V, $e, $nv);"
+         C="$C { int e = $e; atomic_compare_exchange_strong_explicit(&$V, &e, $nv, memory_order_relaxed, memory_order_relaxed); $G = e; }" ;;
+    9)   # an array cell chosen by a register
+         pick_reg; a=$G; pick_reg
+         rnd 2
+         if [ "$R" = 0 ]; then W="$W $G = a[$a & 1];"; C="$C $G = atomic_load_explicit(&a[$a & 1], memory_order_relaxed);"
+         else rnd 3; W="$W a[$a & 1] = $((R + 1));"; C="$C atomic_store_explicit(&a[$a & 1], $((R + 1)), memory_order_relaxed);"; fi ;;
     7)   # an inlined call with two returns, against the same if/else in .wmx
          pick_reg; a=$G; pick_reg
          W="$W if ($a == 1) { $G = 2; } else { $G = $a + 1; }"; C="$C $G = f($a);" ;;
@@ -44,9 +53,10 @@ stmt() {
          if [ "$R" = 0 ]; then W="$W fence;"; C="$C atomic_thread_fence(memory_order_seq_cst);"
          else pick_reg; a=$G; pick_reg; rnd 3; W="$W $G = $a + $R;"; C="$C $G = $a + $R;"; fi ;;
     5)   if [ "$1" -lt 1 ]; then
-             pick_reg; a=$G; rnd 3; k=$R; pick_var; v1=$V; rnd 3; k1=$((R + 1)); pick_var; v2=$V
-             W="$W if ($a == $k) { $v1 = $k1; } else { $v2 = $k1; }"
-             C="$C if ($a == $k) { atomic_store_explicit(&$v1, $k1, memory_order_relaxed); } else { atomic_store_explicit(&$v2, $k1, memory_order_relaxed); }"
+             pick_reg; a=$G; rnd 3; k=$R
+             W0=$W; C0=$C; W=""; C=""; stmt 1; stmt 1; Wt=$W; Ct=$C; W=""; C=""; stmt 1; We=$W; Ce=$C
+             W="$W0 if ($a == $k) {$Wt } else {$We }"
+             C="$C0 if ($a == $k) {$Ct } else {$Ce }"
          else
              pick_var; pick_reg; W="$W $G = $V;"; C="$C $G = atomic_load_explicit(&$V, memory_order_relaxed);"
          fi ;;
@@ -63,8 +73,8 @@ stmt() {
 
 gen() { # writes $tmp/p.wmx and $tmp/p.c
     rnd 2; nt=$((R + 2))
-    { echo "var x, y, z;"; } > "$tmp/p.wmx"
-    { echo "#include <pthread.h>"; echo "#include <stdatomic.h>"; echo "atomic_int x, y, z;"
+    { echo "var x, y, z, a[2];"; } > "$tmp/p.wmx"
+    { echo "#include <pthread.h>"; echo "#include <stdatomic.h>"; echo "atomic_int x, y, z, a[2];"
       echo "static long f(long a) { if (a == 1) return 2; return a + 1; }"; } > "$tmp/p.c"
     t=0; names=""
     while [ $t -lt $nt ]; do
