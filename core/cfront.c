@@ -1631,6 +1631,19 @@ static void do_call(cfront *c, LLVMValueRef in)
             return;
         }
     }
+    if (strcmp(n, "pthread_self") == 0) {
+        /* the same ids pthread_create stores into a pthread_t */
+        set_val(c, in, cv_const(c->cur));
+        return;
+    }
+    if (strcmp(n, "pthread_equal") == 0) {
+        cval a = val(c, p_LLVMGetOperand(in, 0)), b = val(c, p_LLVMGetOperand(in, 1));
+        if (a.kind == CV_CONST && b.kind == CV_CONST)
+            set_val(c, in, cv_const(a.c == b.c));
+        else
+            define(c, in, e_bin(c, OP_EQ, e_of(c, a), e_of(c, b)));
+        return;
+    }
     if (strcmp(n, "free") == 0) {
         set_val(c, in, cv_const(0));
         return;
