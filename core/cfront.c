@@ -237,24 +237,42 @@ bool cfront_available(void) { return true; }
 
 /* ---- small containers ---------------------------------------------- */
 
-/* pointer -> int map, open addressing (LLVM handles are stable pointers) */
-typedef struct pmap {
-    const void **keys;
+/* One map, byte-string keys -> int, open addressing.  Program points are
+ * keyed by their text, LLVM handles (stable pointers) by their bytes. */
+typedef struct kmap {
+    char **keys;          /* each: its length (size_t), then the bytes */
     int *vals;
     size_t n, cap;
-} pmap;
+} kmap;
 
-static size_t phash(const void *k) { return (size_t)(((uintptr_t)k >> 3) * 0x9E3779B97F4A7C15ull); }
+typedef kmap pmap;
+typedef kmap smap;
 
-static int *pmap_slot(pmap *m, const void *k, int create)
+static size_t khash(const char *s, size_t n)
+{
+    size_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+static size_t key_len(const char *key)
+{
+    size_t len;
+    memcpy(&len, key, sizeof len);
+    return len;
+}
+
+/* The value slot of key k (-1 when new), or NULL when absent and !create. */
+static int *kmap_slot(kmap *m, const char *k, size_t kn, int create)
 {
     if (create && (m->n + 1) * 2 > m->cap) {
         size_t ncap = m->cap ? m->cap * 2 : 64;
-        const void **nk = wmx_calloc(ncap, sizeof *nk);
+        char **nk = wmx_calloc(ncap, sizeof *nk);
         int *nv = wmx_calloc(ncap, sizeof *nv);
         for (size_t i = 0; i < m->cap; i++)
             if (m->keys[i]) {
-                size_t j = phash(m->keys[i]) & (ncap - 1);
+                size_t j = khash(m->keys[i] + sizeof(size_t), key_len(m->keys[i])) & (ncap - 1);
                 while (nk[j])
                     j = (j + 1) & (ncap - 1);
                 nk[j] = m->keys[i];
@@ -268,78 +286,14 @@ static int *pmap_slot(pmap *m, const void *k, int create)
     }
     if (!m->cap)
         return NULL;
-    size_t j = phash(k) & (m->cap - 1);
+    size_t j = khash(k, kn) & (m->cap - 1);
     while (m->keys[j]) {
-        if (m->keys[j] == k)
+        if (key_len(m->keys[j]) == kn && memcmp(m->keys[j] + sizeof(size_t), k, kn) == 0)
             return &m->vals[j];
         j = (j + 1) & (m->cap - 1);
     }
     if (!create)
         return NULL;
-    m->keys[j] = k;
-    m->vals[j] = -1;
-    m->n++;
-    return &m->vals[j];
-}
-
-static int pmap_get(pmap *m, const void *k)
-{
-    int *s = pmap_slot(m, k, 0);
-    return s ? *s : -1;
-}
-
-static void pmap_free(pmap *m)
-{
-    free(m->keys);
-    free(m->vals);
-    memset(m, 0, sizeof *m);
-}
-
-/* string -> int map for program points */
-typedef struct smap {
-    char **keys;
-    int *vals;
-    size_t n, cap;
-} smap;
-
-static size_t shash(const char *s, size_t n)
-{
-    size_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
-}
-
-static int *smap_slot(smap *m, const char *k, size_t kn)
-{
-    if ((m->n + 1) * 2 > m->cap) {
-        size_t ncap = m->cap ? m->cap * 2 : 64;
-        char **nk = wmx_calloc(ncap, sizeof *nk);
-        int *nv = wmx_calloc(ncap, sizeof *nv);
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->keys[i]) {
-                size_t len;
-                memcpy(&len, m->keys[i], sizeof len);
-                size_t j = shash(m->keys[i] + sizeof len, len) & (ncap - 1);
-                while (nk[j])
-                    j = (j + 1) & (ncap - 1);
-                nk[j] = m->keys[i];
-                nv[j] = m->vals[i];
-            }
-        free(m->keys);
-        free(m->vals);
-        m->keys = nk;
-        m->vals = nv;
-        m->cap = ncap;
-    }
-    size_t j = shash(k, kn) & (m->cap - 1);
-    while (m->keys[j]) {
-        size_t len;
-        memcpy(&len, m->keys[j], sizeof len);
-        if (len == kn && memcmp(m->keys[j] + sizeof len, k, kn) == 0)
-            return &m->vals[j];
-        j = (j + 1) & (m->cap - 1);
-    }
     m->keys[j] = wmx_malloc(sizeof kn + kn);
     memcpy(m->keys[j], &kn, sizeof kn);
     memcpy(m->keys[j] + sizeof kn, k, kn);
@@ -348,13 +302,22 @@ static int *smap_slot(smap *m, const char *k, size_t kn)
     return &m->vals[j];
 }
 
-static void smap_free(smap *m)
+static void kmap_free(kmap *m)
 {
     for (size_t i = 0; i < m->cap; i++)
         free(m->keys[i]);
     free(m->keys);
     free(m->vals);
     memset(m, 0, sizeof *m);
+}
+
+static int *pmap_slot(pmap *m, const void *k, int create) { return kmap_slot(m, (const char *)&k, sizeof k, create); }
+static int *smap_slot(smap *m, const char *k, size_t kn) { return kmap_slot(m, k, kn, 1); }
+
+static int pmap_get(pmap *m, const void *k)
+{
+    int *s = pmap_slot(m, k, 0);
+    return s ? *s : -1;
 }
 
 /* ---- values ---------------------------------------------------------- */
@@ -1017,8 +980,8 @@ static void finfo_free(finfo *f)
 {
     free(f->name);
     free(f->blocks);
-    pmap_free(&f->bidx);
-    pmap_free(&f->vidx);
+    kmap_free(&f->bidx);
+    kmap_free(&f->vidx);
     free(f->header_of);
     free(f->inloop);
     free(f->back);
@@ -2420,7 +2383,7 @@ static void translate_thread(cfront *c, int id)
     c->forked = 0;
     c->visible = 0;
     c->njoins = 0;
-    smap_free(&c->memo);
+    kmap_free(&c->memo);
     finfo *fi = func_info(c, th->fn);
     if (fi->nblocks == 0) {
         fail(c, NULL, "unsupported: a thread function without a body");
@@ -2819,13 +2782,13 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
         free(c->funcs[i]);
     }
     free(c->funcs);
-    pmap_free(&c->fidx);
+    kmap_free(&c->fidx);
     for (int i = 0; i < c->nobjs; i++) {
         free(c->objs[i].name);
         free(c->objs[i].cells);
     }
     free(c->objs);
-    pmap_free(&c->gobj);
+    kmap_free(&c->gobj);
     for (int i = 0; i < c->ninsts; i++) {
         free(c->insts[i].env);
         free(c->insts[i].regs);
@@ -2836,7 +2799,7 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
     free(c->stack);
     free(c->work);
     free(c->joins);
-    smap_free(&c->memo);
+    kmap_free(&c->memo);
     for (int i = 0; i < c->nlines; i++)
         free(c->lines[i]);
     free(c->lines);

@@ -284,7 +284,7 @@ int cmd_game(int argc, char **argv, cmd_ctx *ctx)
     /* When no process can write more than wb times, the wb-bounded game is
      * the game itself: --k auto then climbs to wb and the answer is exact. */
     int wb = game_write_bound(g);
-    int kexact = wb < 0 || wb > GAME_MAX_K ? -1 : (wb < 1 ? 1 : wb);
+    int kexact = game_exact_bound(g, o.a_update, o.b_update);   /* never 0 here: no collapse */
     int by_writes = 0;
     const char *bound;
     kres ks[GAME_MAX_K + 1];
