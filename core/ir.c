@@ -201,6 +201,19 @@ int ir_cell_var(const wmx_program *p, int cell)
 
 static uint64_t u64(wmx_val v) { return (uint64_t)v; }
 
+bool ir_cmp_holds(ir_op op, wmx_val a, wmx_val b)
+{
+    switch (op) {
+    case OP_EQ: return a == b;
+    case OP_NE: return a != b;
+    case OP_LT: return a < b;
+    case OP_LE: return a <= b;
+    case OP_GT: return a > b;
+    case OP_GE: return a >= b;
+    default:    return a == b;
+    }
+}
+
 wmx_val ir_eval(const wmx_program *p, int e, const wmx_val *regs, bool *fault)
 {
     if (e < 0)

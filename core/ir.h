@@ -225,6 +225,8 @@ int ir_add_cond(wmx_program *p, const ir_cond *c);
 /* Evaluates expression e with the given register file.  Division by zero
  * yields 0 (and sets *fault when fault != NULL). */
 wmx_val ir_eval(const wmx_program *p, int e, const wmx_val *regs, bool *fault);
+/* a `cmp` b, for an await's comparison (OP_EQ .. OP_GE) */
+bool ir_cmp_holds(ir_op cmp, wmx_val a, wmx_val b);
 
 /* The byte address standing for a cell (used for pointer values). */
 wmx_val ir_cell_address(const wmx_program *p, int cell);

@@ -206,19 +206,6 @@ wmx_val machine_visible_value(const wmx_machine *m, const void *state, int threa
     return visible(m, CS(state), thread, cell, writer, NULL);
 }
 
-static bool cmp_holds(ir_op op, wmx_val a, wmx_val b)
-{
-    switch (op) {
-    case OP_EQ: return a == b;
-    case OP_NE: return a != b;
-    case OP_LT: return a < b;
-    case OP_LE: return a <= b;
-    case OP_GT: return a > b;
-    case OP_GE: return a >= b;
-    default:    return a == b;
-    }
-}
-
 static void stop_thread(struct tstate *ts, thread_status st, int instr)
 {
     ts->status = st;
@@ -326,7 +313,7 @@ static bool step_enabled(const wmx_machine *m, void *s, int t)
         wmx_val *regs = regs_of(m, s, t);
         int cell = ir_address_cell(m->prog, &in->addr, regs);
         wmx_val v = visible(m, s, t, cell, NULL, NULL);
-        return cmp_holds(in->cmp, v, ir_eval(m->prog, in->e1, regs, NULL));
+        return ir_cmp_holds(in->cmp, v, ir_eval(m->prog, in->e1, regs, NULL));
     }
     default:
         return false;

@@ -187,6 +187,7 @@ struct odpor_state {
     unsigned stamp;
     long nexec;
     long enum_capped;
+    explore_clock *clk;        /* the run's limits, polled inside long analyses */
 };
 
 #define STATE(s, i) ((void *)((s)->states + (size_t)(i) * (s)->ssize))
@@ -380,8 +381,14 @@ static void ensure_bits(odpor_state *s, int n)
 /* happens-before of E[0..n): pred[j] = positions before j that happen
  * before it, built from j's direct predecessors only, so an event costs
  * (threads x words) rather than a scan of the whole trace. */
-static void compute_hb(odpor_state *s, int n)
+static bool compute_hb(odpor_state *s, int n)
 {
+    /* two n x n bit matrices: refuse them past the memory budget */
+    if (n > s->bits_cap) {
+        size_t words = ((size_t)n + 32 + 63) / 64;
+        if (explore_reserve(s->clk, s->opts, s->res, 2 * ((size_t)n + 32) * words * sizeof *s->pred))
+            return false;
+    }
     ensure_bits(s, n);
     int w = s->words, T = s->nthreads, C = s->prog->ncells;
     if (!s->prev_pos) {
@@ -403,7 +410,13 @@ static void compute_hb(odpor_state *s, int n)
     for (int t = 0; t < T; t++)
         s->prev_pos[t] = -1;
     int ntouched = 0, ncand = 0;
+    bool stopped = false;
     for (int j = 0; j < n; j++) {
+        /* a long trace's rows take seconds: --timeout and Ctrl-C act here */
+        if ((j & 1023) == 1023 && explore_should_stop(s->clk, s->opts, s->res, n)) {
+            stopped = true;
+            break;
+        }
         const odpor_event *e = &s->oev[j];
         uint64_t *pj = PRED(s, j);
         int p = s->prev_pos[e->thread];
@@ -464,6 +477,7 @@ static void compute_hb(odpor_state *s, int n)
         memset(s->succ_stamp, 0, (size_t)s->bits_cap * sizeof *s->succ_stamp);
         s->stamp = 1;
     }
+    return !stopped;
 }
 
 /* succ[i] = positions after i that happen after it; built when first asked
@@ -647,6 +661,17 @@ static void blocking_race(odpor_state *s, int i, int n, const uint64_t *w0, int 
     }
 }
 
+/* Whether thread t's await aw would pass on the memory of prefix i; true
+ * when that cannot be told (an operand that depends on registers). */
+static bool await_holds_at(const odpor_state *s, int i, int t, const odpor_event *aw)
+{
+    const ir_instr *in = &s->prog->threads[t].instrs[aw->instr];
+    if (in->kind != I_AWAIT || in->e1 < 0 || s->prog->exprs[in->e1].op != OP_CONST || aw->cell < 0)
+        return true;
+    wmx_val v = machine_memory(s->m, STATE(s, i))[aw->cell];
+    return ir_cmp_holds(in->cmp, v, s->prog->exprs[in->e1].value);
+}
+
 static void blocking_races(odpor_state *s, int n)
 {
     int words = s->words;
@@ -679,15 +704,21 @@ static void blocking_races(odpor_state *s, int n)
             if (s->oev[i].thread == t || !odpor_conflict(&s->oev[i], &aw, s->ifaa))
                 continue;
             const uint64_t *si = SUCC(s, i);
-            bool ok = true;
+            bool ok = true, rewritten = false;
             memset(w, 0, (size_t)words * sizeof *w);
             for (int k = i + 1; k < end; k++) {
-                if (!bit(si, k))
+                if (!bit(si, k)) {
                     setbit(w, k);
-                else if (s->oev[k].thread == t)
+                    rewritten |= s->oev[k].writes && s->oev[k].cell == aw.cell;
+                } else if (s->oev[k].thread == t)
                     ok = false;
             }
             if (!ok)
+                continue;
+            /* nothing that may stay writes the cell: it keeps its value at
+             * prefix i, so when that fails the await no reversal exists (a
+             * C join waits for the one write of its thread's end flag) */
+            if (!rewritten && !await_holds_at(s, i, t, &aw))
                 continue;
             if (s->ext)
                 s->ext->races++;
@@ -809,7 +840,8 @@ static void maximal(odpor_state *s)
     explore_result_add_trace(s->res, s->m, &tr);
     if (s->opts->on_trace)
         s->opts->on_trace(&tr, s->opts->ud);
-    compute_hb(s, n);
+    if (!compute_hb(s, n))
+        return;                 /* stopped by a limit: the run ends here */
     nonblocking_races(s, n);
     blocking_races(s, n);
     s->nexec++;
@@ -859,6 +891,7 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
     grow(s);
     explore_clock clk;
     explore_clock_start(&clk, opts);
+    s->clk = &clk;
 
     machine_init(m, STATE(s, 0));
     memset(SLEEP(s, 0), 0, (size_t)s->nthreads * sizeof *s->sleep);

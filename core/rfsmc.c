@@ -141,6 +141,11 @@ typedef struct rs {
     int *pairs;
     int pcap;
     long checks;
+    /* per cell: every write to it stores a constant, listed in
+     * wvals[woff[c]..woff[c+1]); sure[c]: some thread always writes it */
+    int *woff;
+    wmx_val *wvals;
+    unsigned char *sure;
 } rs;
 
 static bool gev_is_write(const gev *g)
@@ -426,19 +431,6 @@ static bool saturate(rs *r, const graph *g)
 
 /* ---- completion: observers, waiting awaits, reporting ---- */
 
-static bool cmp_holds(ir_op op, wmx_val a, wmx_val b)
-{
-    switch (op) {
-    case OP_EQ: return a == b;
-    case OP_NE: return a != b;
-    case OP_LT: return a < b;
-    case OP_LE: return a <= b;
-    case OP_GT: return a > b;
-    case OP_GE: return a >= b;
-    default:    return a == b;
-    }
-}
-
 typedef struct fin {
     wmx_exec *x;
     int nw;
@@ -451,7 +443,7 @@ typedef struct fin {
 static bool fails_waiters(const fin *f, int cell, wmx_val v)
 {
     for (int i = 0; i < f->nw; i++)
-        if (f->w[i].cell == cell && cmp_holds(f->w[i].cmp, v, f->w[i].operand))
+        if (f->w[i].cell == cell && ir_cmp_holds(f->w[i].cmp, v, f->w[i].operand))
             return false;
     return true;
 }
@@ -892,8 +884,10 @@ static void pop_decision(rs *r)
 
 static bool await_accepts(const decision *d, wmx_val v)
 {
-    return cmp_holds(d->cmp, v, d->operand);
+    return ir_cmp_holds(d->cmp, v, d->operand);
 }
+
+static bool await_may_wait(const rs *r, const decision *d);
 
 /* An RMW e excludes every other RMW reading its source, so an RMW c that
  * reads from e's chain (and is therefore in e's future) may in other
@@ -1181,7 +1175,7 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
             d->cap = 2;
             d->alts[d->nalts++] = taken;
             d->next = 1;
-            if (d->is_await)
+            if (d->is_await && await_may_wait(r, d))
                 d->alts[d->nalts++] = (alt){ SRC_ABSENT, 0, NULL, mix(0, (uint64_t)(uint32_t)SRC_ABSENT) };
         }
         cnt[t] = i + 1;
@@ -1295,6 +1289,165 @@ static void queue_trace(rs *r, const explore_trace *tr)
     o->tr = (explore_trace){ tr->len, o->steps, o->events, o->state, tr->blocked, tr->error };
 }
 
+/* ---- which awaits can stay waiting for ever ---- */
+
+/* The cell a memory operand names when it is fixed (a variable, a constant
+ * index in range); -1 otherwise. */
+static int fixed_cell(const wmx_program *p, const ir_addr *a)
+{
+    if (a->var < 0 || a->ptr >= 0)
+        return -1;
+    const ir_var *v = &p->vars[a->var];
+    if (a->index < 0)
+        return v->base;
+    const ir_expr *e = &p->exprs[a->index];
+    if (e->op != OP_CONST || e->value < 0 || e->value >= v->length)
+        return -1;
+    return v->base + (int)e->value;
+}
+
+/* Finds, per cell, the values written to it (when they are all constants)
+ * and whether some thread writes it on every path: a thread that cannot
+ * block, fail or fault, whose every path to its end passes a write of the
+ * cell.  An await on such a cell that every written value satisfies can
+ * never wait for ever, so it gets no "absent" alternative: exploring one
+ * would only find graphs where the writer's write is missing, none of them
+ * a class (a C join, an await on the joined thread's end flag, is the
+ * common case). */
+static void find_sure_writes(rs *r)
+{
+    const wmx_program *p = r->prog;
+    int nc = p->ncells;
+    r->woff = wmx_calloc((size_t)nc + 2, sizeof *r->woff);
+    r->sure = wmx_calloc((size_t)nc + 1, 1);
+    r->wvals = NULL;
+    if (p->pgas_ranks > 0 || nc == 0)
+        return;
+    unsigned char *unknown = wmx_calloc((size_t)nc + 1, 1);
+    bool any_unknown = false;
+    int total = 0;
+    /* pass 1 counts the writes per cell, pass 2 stores their values */
+    for (int pass = 0; pass < 2; pass++) {
+        int *fill = pass ? wmx_calloc((size_t)nc + 1, sizeof *fill) : NULL;
+        for (int t = 0; t < p->nthreads; t++) {
+            const ir_thread *th = &p->threads[t];
+            for (int i = 0; i < th->ninstrs; i++) {
+                const ir_instr *in = &th->instrs[i];
+                int val = -1;
+                if (in->kind == I_STORE || in->kind == I_XCHG)
+                    val = in->e1;
+                else if (in->kind == I_CAS)
+                    val = in->e2;
+                else if (in->kind != I_FAA)
+                    continue;
+                int c = fixed_cell(p, &in->addr);
+                if (c < 0) {
+                    any_unknown = true;
+                    continue;
+                }
+                bool konst = val >= 0 && p->exprs[val].op == OP_CONST;
+                if (!konst)
+                    unknown[c] = 1;
+                else if (pass == 0)
+                    r->woff[c + 1]++;
+                else
+                    r->wvals[r->woff[c] + fill[c]++] = p->exprs[val].value;
+            }
+        }
+        if (pass == 0) {
+            for (int c = 0; c < nc; c++)
+                r->woff[c + 1] += r->woff[c];
+            total = r->woff[nc];
+            r->wvals = wmx_malloc((size_t)(total ? total : 1) * sizeof *r->wvals);
+        }
+        free(fill);
+    }
+    if (any_unknown) {
+        free(unknown);
+        return;
+    }
+    /* must[i]: every path from instruction i to the thread's end writes c;
+     * a greatest fixpoint, so it is per cell and per thread */
+    int maxn = 1;
+    for (int t = 0; t < p->nthreads; t++)
+        if (p->threads[t].ninstrs > maxn)
+            maxn = p->threads[t].ninstrs;
+    unsigned char *must = wmx_malloc((size_t)maxn + 1);
+    for (int t = 0; t < p->nthreads; t++) {
+        const ir_thread *th = &p->threads[t];
+        bool safe = true;
+        for (int i = 0; i < th->ninstrs && safe; i++) {
+            const ir_instr *in = &th->instrs[i];
+            switch (in->kind) {
+            case I_AWAIT: case I_ASSUME: case I_ASSERT:
+            case I_PREAD: case I_PWRITE: case I_BARRIER:
+                safe = false;
+                break;
+            case I_LOAD: case I_STORE: case I_XCHG: case I_FAA: case I_CAS:
+                if (fixed_cell(p, &in->addr) < 0)
+                    safe = false;
+                break;
+            case I_JUMP:
+                if (in->target < 0 || in->target > th->ninstrs)
+                    safe = false;
+                break;
+            default:
+                break;
+            }
+        }
+        if (!safe)
+            continue;
+        for (int c = 0; c < nc; c++) {
+            if (r->sure[c] || unknown[c] || r->woff[c + 1] == r->woff[c])
+                continue;
+            int n = th->ninstrs;
+            memset(must, 1, (size_t)n + 1);
+            must[n] = 0;            /* running off the end is the end */
+            for (bool changed = true; changed;) {
+                changed = false;
+                for (int i = n - 1; i >= 0; i--) {
+                    const ir_instr *in = &th->instrs[i];
+                    bool writes = (in->kind == I_STORE || in->kind == I_XCHG || in->kind == I_FAA ||
+                                   in->kind == I_CAS) && fixed_cell(p, &in->addr) == c &&
+                                  in->kind != I_CAS;   /* a CAS may fail */
+                    unsigned char v;
+                    if (writes)
+                        v = 1;
+                    else if (in->kind == I_HALT)
+                        v = 0;
+                    else if (in->kind == I_JUMP)
+                        v = must[in->target] && (in->e1 < 0 ? 1 : must[i + 1]);
+                    else
+                        v = must[i + 1];
+                    if (v != must[i]) {
+                        must[i] = v;
+                        changed = true;
+                    }
+                }
+            }
+            if (must[0])
+                r->sure[c] = 1;
+        }
+    }
+    for (int c = 0; c < nc; c++)
+        if (unknown[c])
+            r->sure[c] = 0;
+    free(must);
+    free(unknown);
+}
+
+/* Whether the await of decision d can wait for ever in some class. */
+static bool await_may_wait(const rs *r, const decision *d)
+{
+    int c = d->cell;
+    if (c < 0 || c >= r->prog->ncells || !r->sure[c])
+        return true;
+    for (int k = r->woff[c]; k < r->woff[c + 1]; k++)
+        if (!await_accepts(d, r->wvals[k]))
+            return true;
+    return false;
+}
+
 rfsmc_iter *rfsmc_iter_new(const wmx_program *prog, const explore_opts *opts,
                            explore_result *res, wmx_error *err)
 {
@@ -1335,6 +1488,7 @@ rfsmc_iter *rfsmc_iter_new(const wmx_program *prog, const explore_opts *opts,
     for (int i = 0; i < res->nobserved; i++)
         if (res->observed[i].thread < 0)
             r->obs[r->nobs++] = res->observed[i].cell;
+    find_sure_writes(r);
     explore_clock_start(&r->clk, opts);
     return it;
 }
@@ -1422,6 +1576,9 @@ void rfsmc_iter_free(rfsmc_iter *it)
     free(r->winfo);
     free(r->vc);
     free(r->obs);
+    free(r->woff);
+    free(r->wvals);
+    free(r->sure);
     free(r->wit);
     free(r->rev);
     free(r->rsteps);

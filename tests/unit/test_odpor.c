@@ -520,6 +520,48 @@ START_TEST(seed_fig4)
 }
 END_TEST
 
+/* An await that already passes before the write it races with:
+ * p: x = 1   q: await(x >= 0) -> 2 traces (q reads 0 or 1);
+ * p: x = 1; y = 1   q: a = y; await(x <= 1) -> 3 traces.  The reversal
+ * is a blocking race whose prefix holds no write of x: it exists because
+ * the value x has before p's write satisfies the await. */
+START_TEST(await_passes_before_write)
+{
+    for (int v = 0; v < 2; v++) {
+        wmx_program *p = ir_program_new("awp", "awp", "wmx");
+        int x = ir_add_var(p, "x", 1), y = ir_add_var(p, "y", 1);
+        int tp = ir_add_thread(p, "p"), tq = ir_add_thread(p, "q");
+        store(p, tp, x, 1);
+        if (v) {
+            store(p, tp, y, 1);
+            load(p, tq, "a", y);
+        }
+        await_(p, tq, NULL, x, v ? OP_LE : OP_GE, v ? 1 : 0);
+        long b = -1;
+        ck_assert_int_eq(odpor_traces(p, false, &b), v ? 3 : 2);
+        ck_assert_int_eq(b, 0);
+        ir_program_free(p);
+    }
+}
+END_TEST
+
+/* A C join: q waits for p's end flag, which only p's last write sets;
+ * the race of that write with the await has no reversal.
+ * p: x = 1; done = 1   q: await(done == 1); r = x -> 1 trace. */
+START_TEST(await_join_flag)
+{
+    wmx_program *p = ir_program_new("join", "join", "wmx");
+    int x = ir_add_var(p, "x", 1), done = ir_add_var(p, "done", 1);
+    int tp = ir_add_thread(p, "p"), tq = ir_add_thread(p, "q");
+    store(p, tp, x, 1); store(p, tp, done, 1);
+    await_(p, tq, NULL, done, OP_EQ, 1); load(p, tq, "r", x);
+    long b = -1;
+    ck_assert_int_eq(odpor_traces(p, false, &b), 1);
+    ck_assert_int_eq(b, 0);
+    ir_program_free(p);
+}
+END_TEST
+
 /* Fig. 5: p, q, r: FAA(x, 1) (results unused)   s: await(x == 1).  With
  * IFAA the FAAs commute; odpor must still find the execution where s
  * passes its await (one FAA, then s). */
@@ -812,6 +854,8 @@ static Suite *suite(void)
     tcase_add_test(tc, odpor_rejects_tso);
     tcase_add_test(tc, seed_fig3);
     tcase_add_test(tc, seed_fig4);
+    tcase_add_test(tc, await_passes_before_write);
+    tcase_add_test(tc, await_join_flag);
     tcase_add_test(tc, seed_fig5);
     tcase_add_test(tc, random_differential);
     tcase_add_test(tc, random_differential_ifaa);
