@@ -1082,10 +1082,11 @@ static void emit_let(cfront *c, int reg, int e)
 
 static void end_path(cfront *c) { c->path_done = 1; }
 
-static void emit_block_forever(cfront *c, const char *why)
+static void emit_block_forever(cfront *c, const char *why, bool bound_cut)
 {
     ir_instr in = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0 });
     in.e1 = e_const(c, 0);
+    in.bound_cut = bound_cut;
     emit(c, &in, why);
     end_path(c);
 }
@@ -1825,7 +1826,7 @@ static void enter_edge(cfront *c, int from, int to)
     if (fi->back[(size_t)from * (size_t)n + (size_t)to]) {
         int h = fi->header_of[to];
         if (fi->spin[h]) {
-            emit_block_forever(c, "(spin loop: waits; assume it exits)");
+            emit_block_forever(c, "(spin loop: waits; assume it exits)", false);
             return;
         }
         /* loops decided while translating end by themselves (the budget
@@ -1833,7 +1834,7 @@ static void enter_edge(cfront *c, int from, int to)
         int bound = c->forked ? c->unroll : 1000000;
         if (++F->counters[h] > bound) {
             if (c->forked)
-                emit_block_forever(c, "(loop bound reached: --unroll)");
+                emit_block_forever(c, "(loop bound reached: --unroll)", true);
             else
                 fail(c, NULL, "unsupported: a loop that runs over 1000000 times while translating");
             return;
@@ -2363,7 +2364,7 @@ static void step(cfront *c)
     case LLVMBr: do_branch(c, in); break;
     case LLVMSwitch: do_switch(c, in); break;
     case LLVMRet: do_ret(c, in); break;
-    case LLVMUnreachable: emit_block_forever(c, "(unreachable)"); break;
+    case LLVMUnreachable: emit_block_forever(c, "(unreachable)", false); break;
     default:
         fail(c, in, "unsupported: this instruction (opcode %d)", (int)op);
     }

@@ -16,6 +16,9 @@
 
 #define CFRONT_MAX_FLAGS 64
 #define CFRONT_DEFAULT_UNROLL 8
+/* without --unroll, `explore` doubles the bound while executions stop at it,
+ * up to this */
+#define CFRONT_MAX_AUTO_UNROLL 128
 
 typedef struct cfront_opts {
     int nflags;

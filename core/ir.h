@@ -103,6 +103,7 @@ typedef struct ir_instr {
     int target;          /* JUMP target instruction index */
     wmx_srcloc loc;      /* where it was written */
     char *text;          /* source text of the instruction, for display */
+    bool bound_cut;      /* ASSUME(0) where the C front end's --unroll cut a loop */
 } ir_instr;
 
 /* A bounded loop, recorded for display and for loop rewrites (PLP).

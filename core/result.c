@@ -243,10 +243,20 @@ static void record_error(explore_result *res, const wmx_machine *m, const explor
 void explore_result_add_trace(explore_result *res, const wmx_machine *m, const explore_trace *tr)
 {
     const wmx_program *p = res->prog;
-    if (tr->blocked)
+    if (tr->blocked) {
         res->blocked++;
-    else
+        for (int t = 0; t < p->nthreads; t++) {
+            if (machine_status(m, tr->final_state, t) != TS_BLOCKED)
+                continue;
+            int pc = machine_pc(m, tr->final_state, t);
+            if (pc >= 0 && pc < p->threads[t].ninstrs && p->threads[t].instrs[pc].bound_cut) {
+                res->bound_cut++;
+                break;
+            }
+        }
+    } else {
         res->traces++;
+    }
     if (tr->error)
         record_error(res, m, tr);
     /* herd counts only executions that complete; blocked ones have no final state */

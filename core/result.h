@@ -88,6 +88,8 @@ typedef struct explore_result {
     explore_algo algo;
     long traces;                 /* maximal traces (or classes) explored, complete ones */
     long blocked;                /* maximal traces where some thread is blocked */
+    long bound_cut;              /* of those, traces where a thread stopped where
+                                    the C front end's loop bound (--unroll) cut a loop */
     long positive, negative;     /* traces where the proposition holds / does not */
     long events;                 /* events executed in total */
     int nobserved;

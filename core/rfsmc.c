@@ -935,13 +935,21 @@ static void discover(rs *r)
         bool present = ie < g->tn[te];
         wmx_eid cur = present ? g->tev[te][ie].rf : SRC_ABSENT;
         int cell = present ? g->tev[te][ie].x.cell : d->cell;
+        /* coherence: e reads nothing older than the last write of its cell
+         * in its own thread before it */
+        int own = -1;
+        for (int i = ie - 1; i >= 0 && own < 0; i--)
+            if (i < g->tn[te] && gev_is_write(&g->tev[te][i]) && g->tev[te][i].x.cell == cell)
+                own = i;
         /* the initial value */
-        if (cur != EID_INIT && (!d->is_await || await_accepts(d, r->prog->cell_init[cell])))
+        if (own < 0 && cur != EID_INIT && (!d->is_await || await_accepts(d, r->prog->cell_init[cell])))
             offer(r, di, EID_INIT);
         for (int t = 0; t < r->nthreads; t++)
             for (int i = 0; i < g->tn[t]; i++) {
                 const gev *w = &g->tev[t][i];
                 if (!gev_is_write(w) || w->x.cell != cell)
+                    continue;
+                if (t == te && i < own)
                     continue;
                 wmx_eid id = EID_MAKE(t, i);
                 if (id == cur)
@@ -1291,19 +1299,64 @@ static void queue_trace(rs *r, const explore_trace *tr)
 
 /* ---- which awaits can stay waiting for ever ---- */
 
-/* The cell a memory operand names when it is fixed (a variable, a constant
- * index in range); -1 otherwise. */
+/* Whether expression e reads a register (else its value is known now). */
+static bool expr_uses_reg(const wmx_program *p, int e)
+{
+    if (e < 0)
+        return false;
+    const ir_expr *x = &p->exprs[e];
+    return x->op == OP_REG || expr_uses_reg(p, x->a) || expr_uses_reg(p, x->b);
+}
+
+/* The one OP_ADDR leaf of e (a pointer into one variable), or -1. */
+static int expr_addr_leaf(const wmx_program *p, int e, int *count)
+{
+    if (e < 0)
+        return -1;
+    const ir_expr *x = &p->exprs[e];
+    if (x->op == OP_ADDR) {
+        ++*count;
+        return (int)x->value;
+    }
+    int a = expr_addr_leaf(p, x->a, count), b = expr_addr_leaf(p, x->b, count);
+    return a >= 0 ? a : b;
+}
+
+/* The cell a memory operand names when it is known before running (a
+ * variable with a constant index, a constant pointer); -1 otherwise. */
 static int fixed_cell(const wmx_program *p, const ir_addr *a)
 {
-    if (a->var < 0 || a->ptr >= 0)
+    if (a->ptr >= 0)
+        return expr_uses_reg(p, a->ptr) ? -1 : ir_address_cell(p, a, NULL);
+    if (a->var < 0 || expr_uses_reg(p, a->index))
         return -1;
-    const ir_var *v = &p->vars[a->var];
-    if (a->index < 0)
-        return v->base;
-    const ir_expr *e = &p->exprs[a->index];
-    if (e->op != OP_CONST || e->value < 0 || e->value >= v->length)
-        return -1;
-    return v->base + (int)e->value;
+    return ir_address_cell(p, a, NULL);
+}
+
+/* The cells [*lo, *hi) a memory operand may name: one cell, one variable
+ * (a run-time index or an offset from one variable's address; anything
+ * else faults), or false for any cell (a pointer loaded from memory). */
+static bool operand_cells(const wmx_program *p, const ir_addr *a, int *lo, int *hi)
+{
+    int c = fixed_cell(p, a);
+    int v = -1;
+    if (c >= 0) {
+        *lo = c;
+        *hi = c + 1;
+        return true;
+    }
+    if (a->ptr < 0)
+        v = a->var;
+    else {
+        int n = 0, leaf = expr_addr_leaf(p, a->ptr, &n);
+        if (n == 1 && leaf >= 0 && leaf < p->ncells)
+            v = ir_cell_var(p, leaf);
+    }
+    if (v < 0 || v >= p->nvars)
+        return false;
+    *lo = p->vars[v].base;
+    *hi = p->vars[v].base + p->vars[v].length;
+    return true;
 }
 
 /* Finds, per cell, the values written to it (when they are all constants)
@@ -1312,8 +1365,8 @@ static int fixed_cell(const wmx_program *p, const ir_addr *a)
  * cell.  An await on such a cell that every written value satisfies can
  * never wait for ever, so it gets no "absent" alternative: exploring one
  * would only find graphs where the writer's write is missing, none of them
- * a class (a C join, an await on the joined thread's end flag, is the
- * common case). */
+ * a class (a C join, an await on the joined thread's end flag, or a
+ * created thread's wait for its pthread_create, is the common case). */
 static void find_sure_writes(rs *r)
 {
     const wmx_program *p = r->prog;
@@ -1325,11 +1378,10 @@ static void find_sure_writes(rs *r)
         return;
     unsigned char *unknown = wmx_calloc((size_t)nc + 1, 1);
     bool any_unknown = false;
-    int total = 0;
     /* pass 1 counts the writes per cell, pass 2 stores their values */
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < 2 && !any_unknown; pass++) {
         int *fill = pass ? wmx_calloc((size_t)nc + 1, sizeof *fill) : NULL;
-        for (int t = 0; t < p->nthreads; t++) {
+        for (int t = 0; t < p->nthreads && !any_unknown; t++) {
             const ir_thread *th = &p->threads[t];
             for (int i = 0; i < th->ninstrs; i++) {
                 const ir_instr *in = &th->instrs[i];
@@ -1340,24 +1392,26 @@ static void find_sure_writes(rs *r)
                     val = in->e2;
                 else if (in->kind != I_FAA)
                     continue;
-                int c = fixed_cell(p, &in->addr);
-                if (c < 0) {
+                int lo, hi;
+                if (!operand_cells(p, &in->addr, &lo, &hi)) {
                     any_unknown = true;
-                    continue;
+                    break;
                 }
-                bool konst = val >= 0 && p->exprs[val].op == OP_CONST;
-                if (!konst)
-                    unknown[c] = 1;
-                else if (pass == 0)
-                    r->woff[c + 1]++;
-                else
-                    r->wvals[r->woff[c] + fill[c]++] = p->exprs[val].value;
+                bool konst = in->kind != I_FAA && val >= 0 && !expr_uses_reg(p, val);
+                for (int c = lo; c < hi; c++) {
+                    if (!konst)
+                        unknown[c] = 1;
+                    else if (pass == 0)
+                        r->woff[c + 1]++;
+                    else
+                        r->wvals[r->woff[c] + fill[c]++] = ir_eval(p, val, NULL, NULL);
+                }
             }
         }
         if (pass == 0) {
             for (int c = 0; c < nc; c++)
                 r->woff[c + 1] += r->woff[c];
-            total = r->woff[nc];
+            int total = r->woff[nc];
             r->wvals = wmx_malloc((size_t)(total ? total : 1) * sizeof *r->wvals);
         }
         free(fill);
@@ -1407,9 +1461,8 @@ static void find_sure_writes(rs *r)
                 changed = false;
                 for (int i = n - 1; i >= 0; i--) {
                     const ir_instr *in = &th->instrs[i];
-                    bool writes = (in->kind == I_STORE || in->kind == I_XCHG || in->kind == I_FAA ||
-                                   in->kind == I_CAS) && fixed_cell(p, &in->addr) == c &&
-                                  in->kind != I_CAS;   /* a CAS may fail */
+                    bool writes = (in->kind == I_STORE || in->kind == I_XCHG || in->kind == I_FAA)
+                                  && fixed_cell(p, &in->addr) == c;   /* a CAS may fail */
                     unsigned char v;
                     if (writes)
                         v = 1;

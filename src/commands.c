@@ -202,6 +202,43 @@ static const wmx_program *get_program(cmd_ctx *ctx, const char *file, wmx_progra
 
 /* ---- explore ---- */
 
+/* C loops on shared data are unrolled --unroll times (default 8).  When the
+ * user did not fix the bound and some execution stopped at it, the counts
+ * would fall short of what GenMC and Nidhugg report (they run loops to their
+ * end): translate again with twice the bound and explore again, up to
+ * CFRONT_MAX_AUTO_UNROLL.  A loop that can run for ever cuts ever more
+ * executions as the bound grows; doubling stops when the cut count more than
+ * doubles.  Returns the program the result `res` belongs to. */
+static wmx_program *explore_auto_unroll(cmd_ctx *ctx, const char *file, wmx_program *owned,
+                                        const explore_opts *opts, explore_result *res)
+{
+    long prev_cut = -1;
+    while (owned && owned->unroll > 0 && ctx->c_opts && !ctx->c_opts->unroll_given
+           && res->complete && res->bound_cut > 0 && owned->unroll < CFRONT_MAX_AUTO_UNROLL
+           && (prev_cut < 0 || res->bound_cut <= 2 * prev_cut)) {
+        cfront_opts wider = *ctx->c_opts;
+        wider.unroll = owned->unroll * 2;
+        wmx_error err = { 0 };
+        load_limits l = { ctx, opts, NULL };
+        wmx_stop stop = { load_should_stop, &l };
+        wmx_program *np = wmx_load_program_c(file, &wider, &err, &stop);
+        if (!np)
+            break;              /* keep the answer at the bound that translated */
+        explore_result nres;
+        if (explore_run(np, opts, &nres, &err) < 0) {
+            explore_result_free(&nres);
+            ir_program_free(np);
+            break;
+        }
+        prev_cut = res->bound_cut;
+        explore_result_free(res);
+        *res = nres;
+        ir_program_free(owned);
+        owned = np;
+    }
+    return owned;
+}
+
 static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
 {
     int pgas_rc;
@@ -301,6 +338,10 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
         ran = explore_odpor_ex(p, &opts, &ext, &res, &err);
     } else {
         ran = explore_run(p, &opts, &res, &err);
+        if (ran == 0 && plp < 0) {
+            owned = explore_auto_unroll(ctx, file, owned, &opts, &res);
+            p = owned ? owned : p;
+        }
     }
     if (ran < 0) {
         char buf[1024];

@@ -101,6 +101,24 @@ sed 's/void \*R(void \*arg) { while (atomic_load_explicit(&f, memory_order_relax
 "$WMX" explore "$tmp/count.c" --unroll 3 --model sc --algo odpor --json > "$tmp/c"
 [ "$(counts "$tmp/c")" = "4 1" ] && grep -q '"unroll": 3' "$tmp/c" || bad "counting loop --unroll 3: $(counts "$tmp/c"), want 4 1"
 
+# without --unroll, explore doubles the bound while executions stop at it:
+# lastzero-10's reader loop needs 11 iterations, so the answer comes at 16
+# and equals the .wmx one (at the default 8 alone it would be short)
+lastzero 10 > "$tmp/lz.wmx"
+c_lastzero 10 > "$tmp/lz.c"
+for a in odpor rfsmc; do
+    "$WMX" explore "$tmp/lz.wmx" --model sc --algo $a --json > "$tmp/w"
+    "$WMX" explore "$tmp/lz.c" --model sc --algo $a --json > "$tmp/c"
+    [ "$(counts "$tmp/c")" = "$(counts "$tmp/w")" ] && grep -q '"unroll": 16' "$tmp/c" \
+        || bad "lastzero-10 C $a without --unroll: $(counts "$tmp/c") $(grep -o '"unroll": [0-9]*' "$tmp/c"), .wmx $(counts "$tmp/w")"
+done
+"$WMX" explore "$tmp/lz.c" --unroll 8 --model sc --algo odpor --json > "$tmp/c"
+[ "$(counts "$tmp/c")" = "2560 512" ] || bad "lastzero-10 C --unroll 8: $(counts "$tmp/c"), want 2560 512"
+# a loop that can count for ever: the doubling ends at 128
+"$WMX" explore "$tmp/count.c" --model sc --algo odpor --json > "$tmp/c"
+[ "$(counts "$tmp/c")" = "129 1" ] && grep -q '"unroll": 128' "$tmp/c" \
+    || bad "counting loop without --unroll: $(counts "$tmp/c") $(grep -o '"unroll": [0-9]*' "$tmp/c"), want 129 1 at 128"
+
 # the feature programs: the explorers must agree with each other on counts
 # (odpor, rfsmc) and on final states and failing asserts (naive too)
 states() { sed -n 's/.*"states": \(\[.*\]\), "state_counts".*/\1/p' "$1"; }
