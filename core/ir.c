@@ -254,12 +254,8 @@ wmx_val ir_eval(const wmx_program *p, int e, const wmx_val *regs, bool *fault)
     case OP_XOR: return a ^ b;
     case OP_SHL: return (wmx_val)(u64(a) << (u64(b) & 63));
     case OP_SHR: return (wmx_val)(u64(a) >> (u64(b) & 63));
-    case OP_EQ:  return a == b;
-    case OP_NE:  return a != b;
-    case OP_LT:  return a < b;
-    case OP_LE:  return a <= b;
-    case OP_GT:  return a > b;
-    case OP_GE:  return a >= b;
+    case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
+        return ir_cmp_holds(x->op, a, b);
     default:     return 0;
     }
 }

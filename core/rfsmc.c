@@ -1376,6 +1376,27 @@ static void find_sure_writes(rs *r)
     r->wvals = NULL;
     if (p->pgas_ranks > 0 || nc == 0)
         return;
+    /* only awaited cells matter: a program without awaits pays nothing */
+    unsigned char *awaited = wmx_calloc((size_t)nc + 1, 1);
+    bool any_await = false;
+    for (int t = 0; t < p->nthreads; t++)
+        for (int i = 0; i < p->threads[t].ninstrs; i++) {
+            const ir_instr *in = &p->threads[t].instrs[i];
+            if (in->kind != I_AWAIT)
+                continue;
+            int lo = 0, hi = nc;
+            if (!operand_cells(p, &in->addr, &lo, &hi)) {
+                lo = 0;
+                hi = nc;
+            }
+            for (int c = lo; c < hi; c++)
+                awaited[c] = 1;
+            any_await = true;
+        }
+    if (!any_await) {
+        free(awaited);
+        return;
+    }
     unsigned char *unknown = wmx_calloc((size_t)nc + 1, 1);
     bool any_unknown = false;
     /* pass 1 counts the writes per cell, pass 2 stores their values */
@@ -1418,6 +1439,7 @@ static void find_sure_writes(rs *r)
     }
     if (any_unknown) {
         free(unknown);
+        free(awaited);
         return;
     }
     /* must[i]: every path from instruction i to the thread's end writes c;
@@ -1452,7 +1474,7 @@ static void find_sure_writes(rs *r)
         if (!safe)
             continue;
         for (int c = 0; c < nc; c++) {
-            if (r->sure[c] || unknown[c] || r->woff[c + 1] == r->woff[c])
+            if (!awaited[c] || r->sure[c] || unknown[c] || r->woff[c + 1] == r->woff[c])
                 continue;
             int n = th->ninstrs;
             memset(must, 1, (size_t)n + 1);
@@ -1487,6 +1509,7 @@ static void find_sure_writes(rs *r)
             r->sure[c] = 0;
     free(must);
     free(unknown);
+    free(awaited);
 }
 
 /* Whether the await of decision d can wait for ever in some class. */
