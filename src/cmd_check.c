@@ -519,7 +519,7 @@ static int check_outcome(cmd_ctx *ctx, const char *file, const char *outcome, bo
     }
     bool complete = res.complete;
     if (!complete) {
-        fprintf(ctx->err, "wmx check: partial: stopped while enumerating candidate executions: %s\n",
+        fprintf(ctx->err, "wmx check: PARTIAL: stopped while enumerating candidate executions: %s\n",
                 res.stop_text[0] ? res.stop_text : "a limit");
         explore_result_free(&res);
         rc = EXIT_LIMIT;
