@@ -138,6 +138,7 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
     X(LLVMGetAllocatedType) \
     X(LLVMGetArrayLength) \
     X(LLVMGetAtomicRMWBinOp) \
+    X(LLVMGetBasicBlockParent) \
     X(LLVMGetBasicBlockTerminator) \
     X(LLVMGetBasicBlocks) \
     X(LLVMGetCalledValue) \
@@ -159,6 +160,7 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
     X(LLVMGetIndices) \
     X(LLVMGetInitializer) \
     X(LLVMGetInstructionOpcode) \
+    X(LLVMGetInstructionParent) \
     X(LLVMGetIntTypeWidth) \
     X(LLVMGetNamedFunction) \
     X(LLVMGetNextGlobal) \
@@ -349,6 +351,11 @@ typedef struct cobj {
     int var;              /* -1 while translation-time only */
     cval *cells;          /* translation-time contents */
     int handle;           /* holds pthread_t values: never made real */
+    int touched;          /* an emitted instruction has accessed it */
+    int frozen;           /* a global nothing can write: loads fold */
+    int written;          /* an emitted instruction writes it */
+    int assumed;          /* a load was folded on the guess that none will */
+    int thread_writes;    /* a function other than main may write it by name */
 } cobj;
 
 /* Per function: blocks, values, loops. */
@@ -383,7 +390,8 @@ typedef struct frame {
     int bb;               /* current block */
     int pos;              /* instruction position within bb */
     LLVMValueRef at;      /* next instruction */
-    int *counters;        /* [nheaders] back edges taken in each loop */
+    int *counters;        /* [nheaders] back edges taken in each loop, then
+                           * [nheaders] c->shared_folds at the loop's last turn */
     LLVMValueRef call;    /* the call in the caller that this frame answers */
 } frame;
 
@@ -442,7 +450,77 @@ typedef struct cfront {
      * visible step, and a thread that ends after its joins needs none */
     int *joins;
     int njoins, capjoins, flushing;
+    int prelude_over;     /* main reached memory through an unknown pointer */
+    /* folding loads of memory nothing writes after main's prelude (see
+     * fold_unwritten); a wrong guess translates the program again */
+    int prelude_objs;     /* objects that exist when main creates a thread */
+    unsigned char *nofold;/* [prelude_objs] guessed wrong in an earlier pass */
+    int nofold_n, nofold_all;
+    int wild_write;       /* a store through an address not known here */
+    int restart;
+    int shared_folds;     /* loads of shared memory folded outside the prelude */
 } cfront;
+
+/* Main before its first pthread_create runs alone, so memory holds exactly
+ * what main put there.  A global that no emitted instruction has touched
+ * is then read and written at translation time, and main's stores become
+ * its initial value: no events, and the threads main creates need not wait
+ * for them (SV-COMP and GenMC tests set up their globals this way). */
+static int in_prelude(const cfront *c)
+{
+    return c->cur == 0 && c->nthreads == 1 && !c->forked && !c->prelude_over;
+}
+
+/* Memory that exists when main creates its first thread and that no
+ * emitted instruction writes keeps its contents for ever, so its loads
+ * fold.  "No emitted instruction writes it" is a guess while the threads
+ * are still being translated: a later write marks the object and the whole
+ * program is translated again without the guess (note_write). */
+static int fold_unwritten(cfront *c, int o)
+{
+    cobj *ob = &c->objs[o];
+    if (ob->frozen)
+        return 1;
+    if (c->prelude_objs == 0 || o >= c->prelude_objs || ob->var < 0 || ob->written || ob->thread_writes || c->nofold_all ||
+        c->wild_write || (c->nofold && c->nofold[o]))
+        return 0;
+    ob->assumed = 1;
+    return 1;
+}
+
+static void note_write(cfront *c, int o)
+{
+    if (o < 0) {
+        c->wild_write = 1;
+        for (int k = 0; k < c->nobjs; k++)
+            if (c->objs[k].assumed) {
+                c->nofold_all = 1;
+                c->restart = 1;
+            }
+        return;
+    }
+    c->objs[o].written = 1;
+    if (c->objs[o].assumed) {
+        if (!c->nofold) {
+            c->nofold_n = c->prelude_objs;
+            c->nofold = wmx_calloc((size_t)c->nofold_n, 1);
+        }
+        if (o < c->nofold_n)
+            c->nofold[o] = 1;
+        else
+            c->nofold_all = 1;
+        c->restart = 1;
+    }
+}
+
+/* Whether object o's cells[] are its contents now (not only its start). */
+static int cells_current(const cfront *c, int o)
+{
+    const cobj *ob = &c->objs[o];
+    if (ob->var < 0)
+        return !c->forked || ob->handle;
+    return in_prelude(c) && !ob->touched;
+}
 
 static void fail(cfront *c, LLVMValueRef at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -720,6 +798,17 @@ static void obj_make_real(cfront *c, int o)
         cval cv = ob->cells[i];
         wmx_val init = cval_init_value(c, cv);
         c->p->cell_init[c->p->vars[c->objs[o].var].base + i] = init;
+    }
+}
+
+/* A translation-time write; a real object's initial value follows it
+ * (main's prelude, see in_prelude). */
+static void obj_set_cell(cfront *c, int o, int off, cval v)
+{
+    c->objs[o].cells[off] = v;
+    if (c->objs[o].var >= 0) {
+        wmx_val init = cval_init_value(c, v);
+        c->p->cell_init[c->p->vars[c->objs[o].var].base + off] = init;
     }
 }
 
@@ -1230,6 +1319,12 @@ static cval gep_apply(cfront *c, cval base, LLVMTypeRef srcty, LLVMValueRef g, u
         if (offx >= 0)
             base.offx = base.offx < 0 ? offx : e_bin(c, OP_ADD, base.offx, offx);
         if (base.offx < 0 && (base.off < 0 || base.off >= c->objs[base.obj].ncells) &&
+            !(base.off == c->objs[base.obj].ncells) && c->forked) {
+            /* after a fork this path may never run: the access checks
+             * its cell when it does */
+            base.offx = e_const(c, base.off);
+            base.off = 0;
+        } else if (base.offx < 0 && (base.off < 0 || base.off >= c->objs[base.obj].ncells) &&
             !(base.off == c->objs[base.obj].ncells))
             fail(c, NULL, "out of bounds: cell %d of '%s' (%d cells)", base.off, c->objs[base.obj].name,
                  c->objs[base.obj].ncells);
@@ -1254,6 +1349,7 @@ static ir_addr addr_of(cfront *c, cval v)
         obj_make_real(c, v.obj);
         if (c->failed)
             return a;
+        c->objs[v.obj].touched = 1;
         a.var = c->objs[v.obj].var;
         if (v.offx >= 0)
             a.index = v.off ? e_bin(c, OP_ADD, e_const(c, v.off), v.offx) : v.offx;
@@ -1262,6 +1358,7 @@ static ir_addr addr_of(cfront *c, cval v)
         return a;
     }
     a.ptr = e_of(c, v);
+    c->prelude_over = 1;
     return a;
 }
 
@@ -1317,6 +1414,8 @@ static int thread_create(cfront *c, LLVMValueRef fn, cval arg)
         return -1;
     }
     flush_joins(c);           /* the new thread starts after them */
+    if (c->nthreads == 1)
+        c->prelude_objs = c->nobjs;
     c->threads = wmx_realloc(c->threads, (size_t)(c->nthreads + 1) * sizeof *c->threads);
     cthread *th = &c->threads[c->nthreads];
     memset(th, 0, sizeof *th);
@@ -1443,6 +1542,7 @@ static void emit_mutex(cfront *c, cval m, const char *what, LLVMValueRef call)
     ir_addr a = addr_of(c, m);
     if (c->failed)
         return;
+    note_write(c, m.kind == CV_PTR ? m.obj : -1);
     if (strcmp(what, "unlock") == 0) {
         ir_instr in = ir_instr_init(I_XCHG, (wmx_srcloc){ 0, 0 });
         in.addr = a;
@@ -1620,16 +1720,18 @@ static void do_call(cfront *c, LLVMValueRef in)
         cval dst = val(c, p_LLVMGetOperand(in, 0));
         cval len = val(c, p_LLVMGetOperand(in, 2));
         (void)len;
-        if (dst.kind == CV_PTR && dst.offx < 0 && c->objs[dst.obj].var < 0 && n[7] == 's') {
+        int here = dst.kind == CV_PTR && dst.offx < 0 &&
+                   (c->objs[dst.obj].var < 0 || cells_current(c, dst.obj));
+        if (here && n[7] == 's') {
             cval b = val(c, p_LLVMGetOperand(in, 1));
             if (b.kind == CV_CONST && b.c == 0) {
                 cobj *o = &c->objs[dst.obj];
                 for (int i = dst.off; i < o->ncells; i++)
-                    o->cells[i] = cv_const(0);
+                    obj_set_cell(c, dst.obj, i, cv_const(0));
                 return;
             }
         }
-        if (dst.kind == CV_PTR && dst.offx < 0 && c->objs[dst.obj].var < 0 && n[7] == 'c') {
+        if (here && n[7] == 'c') {
             LLVMValueRef src = p_LLVMGetOperand(in, 1);
             while (p_LLVMIsAConstantExpr(src))
                 src = p_LLVMGetOperand(src, 0);
@@ -1641,7 +1743,7 @@ static void do_call(cfront *c, LLVMValueRef in)
                 int k = 0;
                 const_fill(c, init, p_LLVMGlobalGetValueType(src), tmp, &k);
                 for (int i = 0; i < k && off + i < o->ncells; i++)
-                    c->objs[dst.obj].cells[off + i] = tmp[i];
+                    obj_set_cell(c, dst.obj, off + i, tmp[i]);
                 free(tmp);
                 return;
             }
@@ -1679,7 +1781,7 @@ static void do_call(cfront *c, LLVMValueRef in)
     frame *G = &c->stack[c->depth++];
     memset(G, 0, sizeof *G);
     G->inst = xi;
-    G->counters = wmx_calloc((size_t)(fi->nheaders ? fi->nheaders : 1), sizeof *G->counters);
+    G->counters = wmx_calloc(2 * (size_t)(fi->nheaders ? fi->nheaders : 1), sizeof *G->counters);
     G->call = in;
     G->bb = 0;
     G->pos = 0;
@@ -1778,6 +1880,41 @@ static void thread_end(cfront *c)
 
 /* Takes the edge from block `from` to `to` in the top frame: phi copies,
  * loop counters, and (fork mode) the program point's memo. */
+/* A loop counter that indexes memory: a phi whose value round the loop is
+ * itself plus or minus a constant.  After a fork it stays a constant (the loop counters in the
+ * program point's key tell its iterations apart anyway), so `for (i = 0;
+ * i < n; i++) a[i]` still indexes by a known cell. */
+static int indexes_memory(LLVMValueRef v, int depth)
+{
+    for (LLVMUseRef u = p_LLVMGetFirstUse(v); u; u = p_LLVMGetNextUse(u)) {
+        LLVMValueRef user = p_LLVMGetUser(u);
+        if (!p_LLVMIsAInstruction(user))
+            continue;
+        LLVMOpcode op = p_LLVMGetInstructionOpcode(user);
+        if (op == LLVMGetElementPtr && p_LLVMGetOperand(user, 0) != v)
+            return 1;
+        if ((op == LLVMSExt || op == LLVMZExt || op == LLVMTrunc) && depth < 2 && indexes_memory(user, depth + 1))
+            return 1;
+    }
+    return 0;
+}
+
+static int is_induction(LLVMValueRef phi)
+{
+    if (!indexes_memory(phi, 0))
+        return 0;   /* a counter kept for its value would split what follows */
+    unsigned ni = p_LLVMCountIncoming(phi);
+    for (unsigned j = 0; j < ni; j++) {
+        LLVMValueRef v = p_LLVMGetIncomingValue(phi, j);
+        if (!p_LLVMIsAInstruction(v))
+            continue;
+        LLVMOpcode op = p_LLVMGetInstructionOpcode(v);
+        if ((op == LLVMAdd || op == LLVMSub) && p_LLVMGetOperand(v, 0) == phi && p_LLVMIsAConstantInt(p_LLVMGetOperand(v, 1)))
+            return 1;
+    }
+    return 0;
+}
+
 static void enter_edge(cfront *c, int from, int to)
 {
     frame *F = top(c);
@@ -1812,7 +1949,7 @@ static void enter_edge(cfront *c, int from, int to)
         }
         k = 0;
         for (LLVMValueRef in = first; k < nphi; in = p_LLVMGetNextInstruction(in), k++) {
-            if (c->forked) {
+            if (c->forked && !(inc[k].kind == CV_CONST && fi->header_of[to] >= 0 && is_induction(in))) {
                 int r = reg_for(c, in);
                 emit_let(c, r, e_of(c, inc[k]));
                 set_val(c, in, cv_reg(r));
@@ -1830,10 +1967,15 @@ static void enter_edge(cfront *c, int from, int to)
             return;
         }
         /* loops decided while translating end by themselves (the budget
-         * catches those that do not); the bound is for loops on shared data */
-        int bound = c->forked ? c->unroll : 1000000;
+         * catches those that do not); the bound is for loops on shared data,
+         * folded loads of it too (a loop on a global nothing writes would
+         * otherwise spin here for ever where the peers cut it off) */
+        int nh = fi->nheaders;
+        int on_shared = c->forked || F->counters[nh + h] != c->shared_folds;
+        F->counters[nh + h] = c->shared_folds;
+        int bound = on_shared ? c->unroll : 1000000;
         if (++F->counters[h] > bound) {
-            if (c->forked)
+            if (on_shared)
                 emit_block_forever(c, "(loop bound reached: --unroll)", true);
             else
                 fail(c, NULL, "unsupported: a loop that runs over 1000000 times while translating");
@@ -1841,6 +1983,7 @@ static void enter_edge(cfront *c, int from, int to)
         }
     } else if (fi->header_of[to] >= 0) {
         F->counters[fi->header_of[to]] = 0;
+        F->counters[fi->nheaders + fi->header_of[to]] = c->shared_folds;
     }
     for (int h = 0; h < fi->nheaders; h++)
         if (!fi->inloop[(size_t)h * (size_t)n + (size_t)to])
@@ -1869,7 +2012,7 @@ static void push_pending(cfront *c, int from, int to, int jump)
         size_t nv = (size_t)(fi->nvals ? fi->nvals : 1);
         w->envs[d] = wmx_malloc(nv * sizeof(cval));
         memcpy(w->envs[d], c->insts[c->stack[d].inst].env, nv * sizeof(cval));
-        size_t nh = (size_t)(fi->nheaders ? fi->nheaders : 1);
+        size_t nh = 2 * (size_t)(fi->nheaders ? fi->nheaders : 1);
         w->stack[d].counters = wmx_malloc(nh * sizeof(int));
         memcpy(w->stack[d].counters, c->stack[d].counters, nh * sizeof(int));
     }
@@ -1988,6 +2131,12 @@ static void do_icmp(cfront *c, LLVMValueRef in)
         b = cv_const(b.off);
         unsig = 0;
     }
+    /* an object's address is never NULL (malloc here does not fail) */
+    if ((pr == LLVMIntEQ || pr == LLVMIntNE) &&
+        ((a.kind == CV_PTR && b.kind == CV_CONST && b.c == 0) || (b.kind == CV_PTR && a.kind == CV_CONST && a.c == 0))) {
+        set_val(c, in, cv_const(pr == LLVMIntNE));
+        return;
+    }
     if (a.kind == CV_CONST && b.kind == CV_CONST) {
         wmx_val x = a.c, y = b.c;
         uint64_t ux = (uint64_t)zext_w(x, w), uy = (uint64_t)zext_w(y, w);
@@ -2082,11 +2231,13 @@ static void do_load(cfront *c, LLVMValueRef in)
     }
     /* translation-time memory: before any fork, and pthread_t variables
      * (after a fork paths differ, so the memory must be real) */
-    if (p.kind == CV_PTR && p.offx < 0 && c->objs[p.obj].var < 0 && (!c->forked || c->objs[p.obj].handle)) {
+    if (p.kind == CV_PTR && p.offx < 0 && (cells_current(c, p.obj) || fold_unwritten(c, p.obj))) {
         if (p.off < 0 || p.off >= c->objs[p.obj].ncells) {
             fail(c, in, "out of bounds: cell %d of '%s'", p.off, c->objs[p.obj].name);
             return;
         }
+        if (!cells_current(c, p.obj))
+            c->shared_folds++;
         set_val(c, in, c->objs[p.obj].cells[p.off]);
         return;
     }
@@ -2109,6 +2260,15 @@ static void do_store(cfront *c, LLVMValueRef in)
         fail(c, in, "unsupported: a store of this type (only integers and pointers)");
         return;
     }
+    if (p.kind == CV_PTR && p.offx < 0 && c->objs[p.obj].var >= 0 && cells_current(c, p.obj) &&
+        (v.kind == CV_CONST || (v.kind == CV_PTR && v.offx < 0))) {
+        if (p.off < 0 || p.off >= c->objs[p.obj].ncells) {
+            fail(c, in, "out of bounds: cell %d of '%s'", p.off, c->objs[p.obj].name);
+            return;
+        }
+        obj_set_cell(c, p.obj, p.off, v);
+        return;
+    }
     if (p.kind == CV_PTR && p.offx < 0 && c->objs[p.obj].var < 0) {
         cobj *o = &c->objs[p.obj];
         if (p.off < 0 || p.off >= o->ncells) {
@@ -2128,6 +2288,7 @@ static void do_store(cfront *c, LLVMValueRef in)
     ir_addr a = addr_of(c, p);
     if (c->failed)
         return;
+    note_write(c, p.kind == CV_PTR ? p.obj : -1);
     ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0 });
     st.addr = a;
     st.e1 = e_of(c, v);
@@ -2145,6 +2306,7 @@ static void do_rmw(cfront *c, LLVMValueRef in, int cmpxchg)
     ir_addr a = addr_of(c, p);
     if (c->failed)
         return;
+    note_write(c, p.kind == CV_PTR ? p.obj : -1);
     if (cmpxchg) {
         ir_instr x = ir_instr_init(I_CAS, (wmx_srcloc){ 0, 0 });
         x.addr = a;
@@ -2408,7 +2570,7 @@ static void translate_thread(cfront *c, int id)
     frame *F = &c->stack[0];
     memset(F, 0, sizeof *F);
     F->inst = xi;
-    F->counters = wmx_calloc((size_t)(fi->nheaders ? fi->nheaders : 1), sizeof *F->counters);
+    F->counters = wmx_calloc(2 * (size_t)(fi->nheaders ? fi->nheaders : 1), sizeof *F->counters);
     F->at = p_LLVMGetFirstInstruction(fi->blocks[0]);
     c->path_done = 0;
     run_path(c);
@@ -2603,14 +2765,89 @@ static int handle_global(LLVMModuleRef m, LLVMValueRef g)
             if (f && strcmp(vname(f), "pthread_create") == 0 && p_LLVMGetOperand(user, 0) == g)
                 return 1;
         }
-        if (p_LLVMIsAConstantExpr(user) && handle_global(m, user))
+        /* &threads[i]: an address computed from it, constant or not */
+        int derived = p_LLVMIsAConstantExpr(user) ||
+                      (p_LLVMIsAInstruction(user) && (p_LLVMGetInstructionOpcode(user) == LLVMGetElementPtr ||
+                                                      p_LLVMGetInstructionOpcode(user) == LLVMBitCast));
+        if (derived && p_LLVMGetOperand(user, 0) == g && handle_global(m, user))
             return 1;
+    }
+    return 0;
+}
+
+/* Whether nothing can write global (or address) v: every use, through
+ * address arithmetic, only loads from it or compares it.  An address that
+ * is stored, passed or merged anywhere may be written through. */
+static int global_read_only(LLVMValueRef v, int depth)
+{
+    if (depth > 8)
+        return 0;
+    for (LLVMUseRef u = p_LLVMGetFirstUse(v); u; u = p_LLVMGetNextUse(u)) {
+        LLVMValueRef user = p_LLVMGetUser(u);
+        if (p_LLVMIsAConstantExpr(user)) {
+            LLVMOpcode op = p_LLVMGetConstOpcode(user);
+            if ((op != LLVMGetElementPtr && op != LLVMBitCast) || p_LLVMGetOperand(user, 0) != v ||
+                !global_read_only(user, depth + 1))
+                return 0;
+            continue;
+        }
+        if (!p_LLVMIsAInstruction(user))
+            return 0;
+        switch (p_LLVMGetInstructionOpcode(user)) {
+        case LLVMLoad:
+        case LLVMICmp:
+            break;
+        case LLVMGetElementPtr:
+        case LLVMBitCast:
+            if (p_LLVMGetOperand(user, 0) != v || !global_read_only(user, depth + 1))
+                return 0;
+            break;
+        default:
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Whether a function other than main may write global v by its name:
+ * a store, RMW or call on it or on an address computed from it.  Such a
+ * global is not worth the guess of fold_unwritten (its loads would only
+ * fold until that function is translated, and a spin loop on it would
+ * not end at translation time). */
+static int written_by_thread(LLVMValueRef main_fn, LLVMValueRef v, int depth)
+{
+    if (depth > 8)
+        return 1;
+    for (LLVMUseRef u = p_LLVMGetFirstUse(v); u; u = p_LLVMGetNextUse(u)) {
+        LLVMValueRef user = p_LLVMGetUser(u);
+        if (p_LLVMIsAConstantExpr(user)) {
+            if (written_by_thread(main_fn, user, depth + 1))
+                return 1;
+            continue;
+        }
+        if (!p_LLVMIsAInstruction(user))
+            return 1;
+        LLVMValueRef fn = p_LLVMGetBasicBlockParent(p_LLVMGetInstructionParent(user));
+        switch (p_LLVMGetInstructionOpcode(user)) {
+        case LLVMLoad:
+        case LLVMICmp:
+            break;
+        case LLVMGetElementPtr:
+        case LLVMBitCast:
+            if (written_by_thread(main_fn, user, depth + 1))
+                return 1;
+            break;
+        default:
+            if (fn != main_fn)
+                return 1;
+        }
     }
     return 0;
 }
 
 static void add_globals(cfront *c)
 {
+    LLVMValueRef main_fn = p_LLVMGetNamedFunction(c->mod, "main");
     for (LLVMValueRef g = p_LLVMGetFirstGlobal(c->mod); g && !c->failed; g = p_LLVMGetNextGlobal(g)) {
         const char *name = vname(g);
         LLVMTypeRef t = p_LLVMGlobalGetValueType(g);
@@ -2634,6 +2871,10 @@ static void add_globals(cfront *c)
         const_fill(c, init, t, c->objs[o].cells, &off);
         if (handle_global(c->mod, g))
             c->objs[o].handle = 1;
+        else if (!is_mutex_type(t) && global_read_only(g, 0))
+            c->objs[o].frozen = 1;
+        else if (written_by_thread(main_fn, g, 0))
+            c->objs[o].thread_writes = 1;
     }
     /* real variables, in declaration order, once every object exists (an
      * initializer may point at a later global) */
@@ -2688,6 +2929,66 @@ static void observe_globals(cfront *c, int nglobals_vars)
             p->observed[p->nobserved++] = (cond_lhs){ .thread = -1, .reg = -1, .cell = p->vars[v].base + k };
         }
     }
+}
+
+static void translate_program(cfront *c, const char *name, const char *path)
+{
+    c->p = ir_program_new(name, path, "wmx");
+    c->p->unroll = c->unroll;
+    add_globals(c);
+    int nglobal_vars = c->p->nvars;
+    LLVMValueRef mainf = p_LLVMGetNamedFunction(c->mod, "main");
+    if (!c->failed && (!mainf || p_LLVMIsDeclaration(mainf))) {
+        wmx_error_set(c->err, path, 0, 0, "no main function: wmx runs main as the first thread");
+        c->failed = 1;
+    }
+    if (!c->failed) {
+        c->threads = wmx_calloc(1, sizeof *c->threads);
+        c->threads[0].fn = mainf;
+        c->threads[0].arg = cv_const(0);
+        c->threads[0].t = ir_add_thread(c->p, "main");
+        c->threads[0].start_var = c->threads[0].done_var = -1;
+        c->nthreads = 1;
+        for (int i = 0; i < c->nthreads && !c->failed && !c->restart; i++)
+            translate_thread(c, i);
+        observe_globals(c, nglobal_vars);
+    }
+}
+
+/* Everything one translation made, but not what the module gives. */
+static void free_translation(cfront *c)
+{
+    for (int i = 0; i < c->nobjs; i++) {
+        free(c->objs[i].name);
+        free(c->objs[i].cells);
+    }
+    free(c->objs);
+    c->objs = NULL;
+    c->nobjs = 0;
+    kmap_free(&c->gobj);
+    for (int i = 0; i < c->ninsts; i++) {
+        free(c->insts[i].env);
+        free(c->insts[i].regs);
+        free(c->insts[i].allocas);
+    }
+    free(c->insts);
+    c->insts = NULL;
+    c->ninsts = 0;
+    free(c->threads);
+    c->threads = NULL;
+    c->nthreads = 0;
+    free(c->stack);
+    c->stack = NULL;
+    c->depth = c->cap = 0;
+    free(c->work);
+    c->work = NULL;
+    c->nwork = c->capwork = 0;
+    free(c->joins);
+    c->joins = NULL;
+    c->njoins = c->capjoins = 0;
+    kmap_free(&c->memo);
+    c->prelude_over = c->prelude_objs = c->wild_write = 0;
+    c->cur = c->t = c->forked = c->visible = 0;
 }
 
 wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
@@ -2755,52 +3056,37 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     char *name = wmx_strndup(base, strlen(base) - 2);
-    c->p = ir_program_new(name, path, "wmx");
+    /* a load folded on a wrong guess (fold_unwritten) translates again,
+     * without that guess: at most once per object, and once for all */
+    for (int pass = 0;; pass++) {
+        translate_program(c, name, path);
+        if (c->failed && !c->nofold_all) {
+            /* a guess may have sent translation astray (a loop that only
+             * ends once another thread's write is seen): try without */
+            for (int k = 0; k < c->nobjs; k++)
+                if (c->objs[k].assumed)
+                    c->restart = 1;
+            c->nofold_all = c->restart;
+        }
+        if (!c->restart || pass > 64)
+            break;
+        c->restart = 0;
+        ir_program_free(c->p);
+        c->p = NULL;
+        free_translation(c);
+        c->failed = 0;
+        c->budget = 2000000;
+    }
     free(name);
-    c->p->unroll = c->unroll;
-    add_globals(c);
-    int nglobal_vars = c->p->nvars;
-    LLVMValueRef mainf = p_LLVMGetNamedFunction(c->mod, "main");
-    if (!c->failed && (!mainf || p_LLVMIsDeclaration(mainf))) {
-        wmx_error_set(err, path, 0, 0, "no main function: wmx runs main as the first thread");
-        c->failed = 1;
-    }
-    if (!c->failed) {
-        c->threads = wmx_calloc(1, sizeof *c->threads);
-        c->threads[0].fn = mainf;
-        c->threads[0].arg = cv_const(0);
-        c->threads[0].t = ir_add_thread(c->p, "main");
-        c->threads[0].start_var = c->threads[0].done_var = -1;
-        c->nthreads = 1;
-        for (int i = 0; i < c->nthreads && !c->failed; i++)
-            translate_thread(c, i);
-        observe_globals(c, nglobal_vars);
-    }
-    /* free the translator */
     wmx_program *p = c->p;
+    free_translation(c);
+    free(c->nofold);
     for (int i = 0; i < c->nfuncs; i++) {
         finfo_free(c->funcs[i]);
         free(c->funcs[i]);
     }
     free(c->funcs);
     kmap_free(&c->fidx);
-    for (int i = 0; i < c->nobjs; i++) {
-        free(c->objs[i].name);
-        free(c->objs[i].cells);
-    }
-    free(c->objs);
-    kmap_free(&c->gobj);
-    for (int i = 0; i < c->ninsts; i++) {
-        free(c->insts[i].env);
-        free(c->insts[i].regs);
-        free(c->insts[i].allocas);
-    }
-    free(c->insts);
-    free(c->threads);
-    free(c->stack);
-    free(c->work);
-    free(c->joins);
-    kmap_free(&c->memo);
     for (int i = 0; i < c->nlines; i++)
         free(c->lines[i]);
     free(c->lines);

@@ -119,6 +119,23 @@ done
 [ "$(counts "$tmp/c")" = "129 1" ] && grep -q '"unroll": 128' "$tmp/c" \
     || bad "counting loop without --unroll: $(counts "$tmp/c") $(grep -o '"unroll": [0-9]*' "$tmp/c"), want 129 1 at 128"
 
+# main's set-up folded into initial values, and a guess undone: prelude-guess
+# has exactly two traces, x = 1 and x = 7
+"$WMX" explore "$root/tests/c/features/prelude-guess.c" --model sc --algo odpor --json > "$tmp/c"
+[ "$(counts "$tmp/c")" = "2 0" ] && grep -q '"x": 1,' "$tmp/c" && grep -q '"x": 7,' "$tmp/c" \
+    || bad "prelude-guess: $(counts "$tmp/c"), want 2 0 with x = 1 and x = 7"
+# a loop on a global nothing writes (its loads fold) is still cut at the bound
+cat > "$tmp/never.c" <<'EOC'
+#include <stdatomic.h>
+#include <pthread.h>
+atomic_int never;
+long out;
+void *t(void *a) { long r = 0, k = 0; (void)a; while (r != 2) { r = atomic_load(&never); k++; } out = k; return 0; }
+int main(void) { pthread_t h; pthread_create(&h, 0, t, 0); pthread_join(h, 0); return 0; }
+EOC
+"$WMX" explore "$tmp/never.c" --unroll 2 --model sc --algo odpor --json > "$tmp/c"
+[ "$(counts "$tmp/c")" = "0 1" ] || bad "loop on a never-written global: $(counts "$tmp/c"), want 0 1"
+
 # the feature programs: the explorers must agree with each other on counts
 # (odpor, rfsmc) and on final states and failing asserts (naive too)
 states() { sed -n 's/.*"states": \(\[.*\]\), "state_counts".*/\1/p' "$1"; }
