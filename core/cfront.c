@@ -150,7 +150,11 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
     X(LLVMGetElementAsConstant) \
     X(LLVMGetElementType) \
     X(LLVMGetErrorMessage) \
+    X(LLVMGetFirstBasicBlock) \
     X(LLVMGetFirstGlobal) \
+    X(LLVMGetModuleContext) \
+    X(LLVMGetNextBasicBlock) \
+    X(LLVMInt64TypeInContext) \
     X(LLVMGetFirstInstruction) \
     X(LLVMGetFirstUse) \
     X(LLVMGetGEPSourceElementType) \
@@ -459,6 +463,8 @@ typedef struct cfront {
     int wild_write;       /* a store through an address not known here */
     int restart;
     int shared_folds;     /* loads of shared memory folded outside the prelude */
+    struct { int obj, off; wmx_val count; } *barriers;  /* pthread_barrier_init's N */
+    int nbarriers, capbarriers;
 } cfront;
 
 /* Main before its first pthread_create runs alone, so memory holds exactly
@@ -559,7 +565,9 @@ static int is_mutex_type(LLVMTypeRef t)
     if (p_LLVMGetTypeKind(t) != LLVMStructTypeKind)
         return 0;
     const char *n = p_LLVMGetStructName(t);
-    return n && (strcmp(n, "union.pthread_mutex_t") == 0);
+    /* one cell each: a mutex's lock word, a barrier's arrival count */
+    return n && (strcmp(n, "union.pthread_mutex_t") == 0 || strcmp(n, "union.mtx_t") == 0 ||
+                 strcmp(n, "union.pthread_barrier_t") == 0);
 }
 
 /* cells a value of type t takes: one per scalar leaf; -1 unsupported */
@@ -859,6 +867,98 @@ static void const_fill(cfront *c, LLVMValueRef k, LLVMTypeRef t, cval *cells, in
 
 /* ---- functions: blocks, values, loops ---------------------------------- */
 
+/* The value of v if cmpxchg `cas` succeeded, through the bit tests clang
+ * puts between a cmpxchg and its branch: 1 known (*out set), 0 unknown. */
+static int value_if_success(LLVMValueRef v, LLVMValueRef cas, long *out, int depth)
+{
+    if (depth > 8)
+        return 0;
+    if (p_LLVMIsAConstantInt(v)) {
+        *out = (long)p_LLVMConstIntGetZExtValue(v);
+        return 1;
+    }
+    if (!p_LLVMIsAInstruction(v))
+        return 0;
+    long a, b;
+    switch (p_LLVMGetInstructionOpcode(v)) {
+    case LLVMExtractValue:
+        if (p_LLVMGetOperand(v, 0) == cas && p_LLVMGetNumIndices(v) == 1 && p_LLVMGetIndices(v)[0] == 1) {
+            *out = 1;
+            return 1;
+        }
+        return 0;
+    case LLVMZExt:
+        return value_if_success(p_LLVMGetOperand(v, 0), cas, out, depth + 1);
+    case LLVMTrunc:
+        if (!value_if_success(p_LLVMGetOperand(v, 0), cas, &a, depth + 1))
+            return 0;
+        *out = int_width(p_LLVMTypeOf(v)) == 1 ? (a & 1) : a;
+        return 1;
+    case LLVMXor:
+    case LLVMAnd:
+    case LLVMOr:
+        if (!value_if_success(p_LLVMGetOperand(v, 0), cas, &a, depth + 1) ||
+            !value_if_success(p_LLVMGetOperand(v, 1), cas, &b, depth + 1))
+            return 0;
+        *out = p_LLVMGetInstructionOpcode(v) == LLVMXor ? (a ^ b) : p_LLVMGetInstructionOpcode(v) == LLVMAnd ? (a & b) : (a | b);
+        return 1;
+    case LLVMICmp: {
+        LLVMIntPredicate pr = p_LLVMGetICmpPredicate(v);
+        if ((pr != LLVMIntEQ && pr != LLVMIntNE) || !value_if_success(p_LLVMGetOperand(v, 0), cas, &a, depth + 1) ||
+            !value_if_success(p_LLVMGetOperand(v, 1), cas, &b, depth + 1))
+            return 0;
+        *out = (pr == LLVMIntEQ) == (a == b);
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* Whether loop k goes round again only when cmpxchg `cas` failed: no path
+ * from the cmpxchg back to the header exists once the branches that test
+ * its success bit are taken the success way.  A failed cmpxchg only reads,
+ * so such a loop still waits like a loop of loads (GenMC treats CAS loops
+ * the same way). */
+static int cas_leaves_on_success(finfo *f, int k, int header, LLVMValueRef cas)
+{
+    int n = f->nblocks;
+    const unsigned char *in = f->inloop + (size_t)k * (size_t)n;
+    int start = pmap_get(&f->bidx, p_LLVMGetInstructionParent(cas));
+    if (start < 0)
+        return 0;
+    unsigned char *seen = wmx_calloc((size_t)n, 1);
+    int *stk = wmx_malloc((size_t)n * sizeof *stk), sp = 0, round = 0;
+    stk[sp++] = start;
+    seen[start] = 1;
+    while (sp && !round) {
+        int b = stk[--sp];
+        LLVMValueRef term = p_LLVMGetBasicBlockTerminator(f->blocks[b]);
+        unsigned ns = term ? p_LLVMGetNumSuccessors(term) : 0;
+        long cv;
+        int only = -1;
+        if (ns == 2 && p_LLVMGetInstructionOpcode(term) == LLVMBr && p_LLVMIsConditional(term) &&
+            value_if_success(p_LLVMGetCondition(term), cas, &cv, 0))
+            only = cv ? 0 : 1;
+        for (unsigned j = 0; j < ns && !round; j++) {
+            if (only >= 0 && (int)j != only)
+                continue;
+            int sb = pmap_get(&f->bidx, p_LLVMGetSuccessor(term, j));
+            if (sb < 0 || !in[sb])
+                continue;
+            if (sb == header)
+                round = 1;
+            else if (!seen[sb]) {
+                seen[sb] = 1;
+                stk[sp++] = sb;
+            }
+        }
+    }
+    free(seen);
+    free(stk);
+    return !round;
+}
+
 static finfo *func_info(cfront *c, LLVMValueRef fn)
 {
     int i = pmap_get(&c->fidx, fn);
@@ -1034,8 +1134,11 @@ static finfo *func_info(cfront *c, LLVMValueRef fn)
                 continue;
             for (LLVMValueRef x = p_LLVMGetFirstInstruction(f->blocks[b]); x && pure; x = p_LLVMGetNextInstruction(x)) {
                 switch (p_LLVMGetInstructionOpcode(x)) {
-                case LLVMStore: case LLVMAtomicRMW: case LLVMAtomicCmpXchg: case LLVMFence: case LLVMAlloca:
+                case LLVMStore: case LLVMAtomicRMW: case LLVMFence: case LLVMAlloca:
                     pure = 0;
+                    break;
+                case LLVMAtomicCmpXchg:
+                    pure = cas_leaves_on_success(f, k, h, x);
                     break;
                 case LLVMPHI:
                     if (b == h)
@@ -1537,7 +1640,8 @@ static void emit_assert(cfront *c, int e, const char *text)
     emit(c, &in, text);
 }
 
-static void emit_mutex(cfront *c, cval m, const char *what, LLVMValueRef call)
+/* `busy`: what trylock returns when the mutex is taken (EBUSY, thrd_busy) */
+static void emit_mutex(cfront *c, cval m, const char *what, LLVMValueRef call, int busy)
 {
     ir_addr a = addr_of(c, m);
     if (c->failed)
@@ -1564,9 +1668,181 @@ static void emit_mutex(cfront *c, cval m, const char *what, LLVMValueRef call)
         emit(c, &as, "(the mutex is free)");
         set_val(c, call, cv_const(0));
     } else {
-        /* trylock: 0 on success, EBUSY (16) otherwise */
-        define(c, call, e_bin(c, OP_MUL, e_bin(c, OP_NE, ir_reg(c->p, r), e_const(c, 0)), e_const(c, 16)));
+        /* trylock: 0 on success, `busy` otherwise */
+        define(c, call, e_bin(c, OP_MUL, e_bin(c, OP_NE, ir_reg(c->p, r), e_const(c, 0)), e_const(c, busy)));
     }
+}
+
+static wmx_val *barrier_count(cfront *c, cval b, int make)
+{
+    for (int i = 0; i < c->nbarriers; i++)
+        if (c->barriers[i].obj == b.obj && c->barriers[i].off == b.off)
+            return &c->barriers[i].count;
+    if (!make)
+        return NULL;
+    if (c->nbarriers == c->capbarriers) {
+        c->capbarriers = c->capbarriers ? 2 * c->capbarriers : 4;
+        c->barriers = wmx_realloc(c->barriers, (size_t)c->capbarriers * sizeof *c->barriers);
+    }
+    c->barriers[c->nbarriers].obj = b.obj;
+    c->barriers[c->nbarriers].off = b.off;
+    return &c->barriers[c->nbarriers++].count;
+}
+
+/* pthread_barrier_init(&b, attr, N): the barrier's cell counts arrivals
+ * from 0; N is known while translating and kept beside it. */
+static void barrier_init(cfront *c, LLVMValueRef call)
+{
+    cval b = val(c, p_LLVMGetOperand(call, 0));
+    cval n = val(c, p_LLVMGetOperand(call, 2));
+    if (b.kind != CV_PTR || b.offx >= 0 || n.kind != CV_CONST || n.c <= 0) {
+        fail(c, call, "unsupported: pthread_barrier_init of a barrier or a count not known while translating");
+        return;
+    }
+    *barrier_count(c, b, 1) = n.c;
+    if (cells_current(c, b.obj)) {
+        obj_set_cell(c, b.obj, b.off, cv_const(0));
+    } else {
+        ir_addr a = addr_of(c, b);
+        if (c->failed)
+            return;
+        note_write(c, b.obj);
+        ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0 });
+        st.addr = a;
+        st.e1 = e_const(c, 0);
+        emit(c, &st, NULL);
+    }
+    set_val(c, call, cv_const(0));
+}
+
+/* Whether fn, or a function it calls, may wait at barrier global g. */
+static int fn_waits_on(LLVMValueRef fn, LLVMValueRef g, int depth)
+{
+    if (!fn || p_LLVMIsDeclaration(fn) || depth > 8)
+        return 0;
+    for (LLVMBasicBlockRef bb = p_LLVMGetFirstBasicBlock(fn); bb; bb = p_LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef x = p_LLVMGetFirstInstruction(bb); x; x = p_LLVMGetNextInstruction(x)) {
+            if (!p_LLVMIsACallInst(x))
+                continue;
+            LLVMValueRef f = called_fn(x);
+            if (!f)
+                continue;
+            if (strcmp(vname(f), "pthread_barrier_wait") == 0) {
+                LLVMValueRef a = p_LLVMGetOperand(x, 0);
+                while (p_LLVMIsAConstantExpr(a))
+                    a = p_LLVMGetOperand(a, 0);
+                if (a == g || !p_LLVMIsAGlobalVariable(a))
+                    return 1;   /* through a pointer: maybe g */
+            } else if (f != fn && fn_waits_on(f, g, depth + 1)) {
+                return 1;
+            }
+        }
+    return 0;
+}
+
+/* The threads that may wait at barrier object o when each is one arrival
+ * of exactly `count`: then arrival k is a count in a cell of its own,
+ * *slot_var (made here), and the k-th participant's index is returned.
+ * -1 otherwise (main takes part, the barrier is not a global of its own,
+ * or the numbers differ). */
+static int barrier_participant(cfront *c, cval b, wmx_val count, int *slot_var, int *nslots)
+{
+    if (c->cur == 0 || c->objs[b.obj].ncells != 1)
+        return -1;
+    LLVMValueRef g = NULL;
+    for (LLVMValueRef x = p_LLVMGetFirstGlobal(c->mod); x && !g; x = p_LLVMGetNextGlobal(x))
+        if (pmap_get(&c->gobj, x) == b.obj)
+            g = x;
+    if (!g || fn_waits_on(c->threads[0].fn, g, 0))
+        return -1;
+    int k = -1, n = 0;
+    for (int u = 1; u < c->nthreads; u++)
+        if (fn_waits_on(c->threads[u].fn, g, 0)) {
+            if (u == c->cur)
+                k = n;
+            n++;
+        }
+    if (k < 0 || n != count)
+        return -1;
+    char name[200];
+    snprintf(name, sizeof name, "$arrivals.%s", c->objs[b.obj].name);
+    int o = -1;
+    for (int i = 0; i < c->nobjs && o < 0; i++)
+        if (strcmp(c->objs[i].name, name) == 0)
+            o = i;
+    if (o < 0) {
+        o = obj_new(c, name, n);
+        c->objs[o].type = p_LLVMArrayType(p_LLVMInt64TypeInContext(p_LLVMGetModuleContext(c->mod)), (unsigned)n);
+        obj_make_real(c, o);
+        c->objs[o].thread_writes = 1;
+    }
+    *slot_var = c->objs[o].var;
+    *nslots = n;
+    return k;
+}
+
+/* pthread_barrier_wait: arrive (an atomic increment), then wait until the
+ * whole round has arrived: arrival r of a barrier of N waits for the count
+ * to reach (r / N + 1) * N, so a barrier can be used round after round.
+ * The last to arrive gets PTHREAD_BARRIER_SERIAL_THREAD (-1), the others 0.
+ * N! orders of arrival: GenMC's count for N threads at one barrier. */
+static void barrier_wait(cfront *c, LLVMValueRef call)
+{
+    cval b = val(c, p_LLVMGetOperand(call, 0));
+    wmx_val *np = b.kind == CV_PTR && b.offx < 0 ? barrier_count(c, b, 0) : NULL;
+    if (!np) {
+        fail(c, call, "unsupported: pthread_barrier_wait on a barrier not initialised by pthread_barrier_init "
+                      "with a count known while translating");
+        return;
+    }
+    wmx_val n = *np;
+    int slots = -1, nslots = 0;
+    int k = barrier_participant(c, b, n, &slots, &nslots);
+    if (c->failed)
+        return;
+    if (k >= 0) {
+        /* one arrival count per participant, written only by it: arrivals
+         * do not race, so their order makes no new executions (GenMC counts
+         * one execution for N threads meeting at a barrier) */
+        int r = temp_reg(c);
+        ir_instr inc = ir_instr_init(I_FAA, (wmx_srcloc){ 0, 0 });
+        inc.addr.var = slots;
+        inc.addr.index = e_const(c, k);
+        inc.dst = r;
+        inc.e1 = e_const(c, 1);
+        emit(c, &inc, "pthread_barrier_wait: arrive");
+        for (int u = 0; u < nslots; u++) {
+            if (u == k)
+                continue;
+            ir_instr aw = ir_instr_init(I_AWAIT, (wmx_srcloc){ 0, 0 });
+            aw.addr.var = slots;
+            aw.addr.index = e_const(c, u);
+            aw.cmp = OP_GE;
+            aw.e1 = e_bin(c, OP_ADD, ir_reg(c->p, r), e_const(c, 1));
+            emit(c, &aw, "pthread_barrier_wait: the others arrive");
+        }
+        /* one participant is the serial thread of every round */
+        set_val(c, call, cv_const(k == 0 ? -1 : 0));
+        return;
+    }
+    ir_addr a = addr_of(c, b);
+    if (c->failed)
+        return;
+    note_write(c, b.obj);
+    int r = temp_reg(c);
+    ir_instr inc = ir_instr_init(I_FAA, (wmx_srcloc){ 0, 0 });
+    inc.addr = a;
+    inc.dst = r;
+    inc.e1 = e_const(c, 1);
+    emit(c, &inc, "pthread_barrier_wait: arrive");
+    ir_instr aw = ir_instr_init(I_AWAIT, (wmx_srcloc){ 0, 0 });
+    aw.addr = a;
+    aw.cmp = OP_GE;
+    aw.e1 = e_bin(c, OP_MUL, e_bin(c, OP_ADD, e_bin(c, OP_DIV, ir_reg(c->p, r), e_const(c, n)), e_const(c, 1)),
+                  e_const(c, n));
+    emit(c, &aw, "pthread_barrier_wait: the others arrive");
+    define(c, call, e_bin(c, OP_SUB, e_const(c, 0),
+                          e_bin(c, OP_EQ, e_bin(c, OP_MOD, ir_reg(c->p, r), e_const(c, n)), e_const(c, n - 1))));
 }
 
 static void thread_end(cfront *c);
@@ -1620,7 +1896,9 @@ static void do_call(cfront *c, LLVMValueRef in)
         strcmp(n, "pthread_mutex_init") == 0 || strcmp(n, "pthread_mutex_destroy") == 0 ||
         strcmp(n, "pthread_attr_init") == 0 || strcmp(n, "pthread_attr_destroy") == 0 ||
         strcmp(n, "printf") == 0 || strcmp(n, "puts") == 0 || strcmp(n, "putchar") == 0 ||
-        strcmp(n, "fflush") == 0 || strcmp(n, "pthread_yield") == 0 || strcmp(n, "sched_yield") == 0) {
+        strcmp(n, "fflush") == 0 || strcmp(n, "pthread_yield") == 0 || strcmp(n, "sched_yield") == 0 ||
+        strcmp(n, "mtx_init") == 0 || strcmp(n, "mtx_destroy") == 0 || strcmp(n, "thrd_yield") == 0 ||
+        strcmp(n, "pthread_barrier_destroy") == 0) {
         set_val(c, in, cv_const(0));
         return;
     }
@@ -1640,16 +1918,17 @@ static void do_call(cfront *c, LLVMValueRef in)
             end_path(c);
         return;
     }
-    if (strcmp(n, "pthread_create") == 0) {
+    int c11 = strcmp(n, "thrd_create") == 0;   /* thrd_create(&t, fn, arg) */
+    if (strcmp(n, "pthread_create") == 0 || c11) {
         cval h = val(c, p_LLVMGetOperand(in, 0));
-        LLVMValueRef fnv = p_LLVMGetOperand(in, 2);
+        LLVMValueRef fnv = p_LLVMGetOperand(in, c11 ? 1 : 2);
         while (p_LLVMIsAConstantExpr(fnv) && p_LLVMGetConstOpcode(fnv) == LLVMBitCast)
             fnv = p_LLVMGetOperand(fnv, 0);
         if (!p_LLVMIsAFunction(fnv)) {
             fail(c, in, "unsupported: pthread_create of a function not known while translating");
             return;
         }
-        cval arg = val(c, p_LLVMGetOperand(in, 3));
+        cval arg = val(c, p_LLVMGetOperand(in, c11 ? 2 : 3));
         if (arg.kind == CV_PTR)
             obj_make_real(c, arg.obj);     /* the thread reads it */
         else if (arg.kind != CV_CONST) {
@@ -1673,34 +1952,51 @@ static void do_call(cfront *c, LLVMValueRef in)
         set_val(c, in, cv_const(0));
         return;
     }
-    if (strcmp(n, "pthread_join") == 0) {
+    if (strcmp(n, "pthread_join") == 0 || strcmp(n, "thrd_join") == 0) {
         cval h = val(c, p_LLVMGetOperand(in, 0));
         cval ret = val(c, p_LLVMGetOperand(in, 1));
         if (!(ret.kind == CV_CONST && ret.c == 0)) {
-            fail(c, in, "unsupported: pthread_join's result (pass NULL)");
+            fail(c, in, "unsupported: %s's result (pass NULL)", n);
             return;
         }
         thread_join(c, h);
         set_val(c, in, cv_const(0));
         return;
     }
-    if (strcmp(n, "pthread_exit") == 0) {
+    if (strcmp(n, "pthread_exit") == 0 || strcmp(n, "thrd_exit") == 0) {
         thread_end(c);
         return;
     }
     if (strncmp(n, "pthread_mutex_", 14) == 0) {
         const char *what = n + 14;
         if (strcmp(what, "lock") == 0 || strcmp(what, "unlock") == 0 || strcmp(what, "trylock") == 0) {
-            emit_mutex(c, val(c, p_LLVMGetOperand(in, 0)), what, in);
+            emit_mutex(c, val(c, p_LLVMGetOperand(in, 0)), what, in, 16);  /* EBUSY */
             return;
         }
     }
-    if (strcmp(n, "pthread_self") == 0) {
+    if (strncmp(n, "mtx_", 4) == 0) {
+        const char *what = n + 4;
+        if (strcmp(what, "lock") == 0 || strcmp(what, "unlock") == 0 || strcmp(what, "trylock") == 0) {
+            emit_mutex(c, val(c, p_LLVMGetOperand(in, 0)), what, in, 1);   /* thrd_busy */
+            if (strcmp(what, "unlock") == 0 || strcmp(what, "lock") == 0)
+                set_val(c, in, cv_const(0));                                  /* thrd_success */
+            return;
+        }
+    }
+    if (strcmp(n, "pthread_barrier_init") == 0) {
+        barrier_init(c, in);
+        return;
+    }
+    if (strcmp(n, "pthread_barrier_wait") == 0) {
+        barrier_wait(c, in);
+        return;
+    }
+    if (strcmp(n, "pthread_self") == 0 || strcmp(n, "thrd_current") == 0) {
         /* the same ids pthread_create stores into a pthread_t */
         set_val(c, in, cv_const(c->cur));
         return;
     }
-    if (strcmp(n, "pthread_equal") == 0) {
+    if (strcmp(n, "pthread_equal") == 0 || strcmp(n, "thrd_equal") == 0) {
         cval a = val(c, p_LLVMGetOperand(in, 0)), b = val(c, p_LLVMGetOperand(in, 1));
         if (a.kind == CV_CONST && b.kind == CV_CONST)
             set_val(c, in, cv_const(a.c == b.c));
@@ -2762,7 +3058,8 @@ static int handle_global(LLVMModuleRef m, LLVMValueRef g)
         LLVMValueRef user = p_LLVMGetUser(u);
         if (p_LLVMIsACallInst(user)) {
             LLVMValueRef f = called_fn(user);
-            if (f && strcmp(vname(f), "pthread_create") == 0 && p_LLVMGetOperand(user, 0) == g)
+            if (f && (strcmp(vname(f), "pthread_create") == 0 || strcmp(vname(f), "thrd_create") == 0) &&
+                p_LLVMGetOperand(user, 0) == g)
                 return 1;
         }
         /* &threads[i]: an address computed from it, constant or not */
@@ -2987,6 +3284,9 @@ static void free_translation(cfront *c)
     c->joins = NULL;
     c->njoins = c->capjoins = 0;
     kmap_free(&c->memo);
+    free(c->barriers);
+    c->barriers = NULL;
+    c->nbarriers = c->capbarriers = 0;
     c->prelude_over = c->prelude_objs = c->wild_write = 0;
     c->cur = c->t = c->forked = c->visible = 0;
 }

@@ -136,6 +136,15 @@ EOC
 "$WMX" explore "$tmp/never.c" --unroll 2 --model sc --algo odpor --json > "$tmp/c"
 [ "$(counts "$tmp/c")" = "0 1" ] || bad "loop on a never-written global: $(counts "$tmp/c"), want 0 1"
 
+# pthread barriers and CAS spin loops: the lock order alone makes executions
+# (GenMC's counts for this shape: 2 and 6 for N = 2 and 3)
+for n in 2 3; do
+    "$WMX" explore "$root/tests/c/features/barrier-cas.c" -DN=$n --model sc --algo odpor --json > "$tmp/c"; rc=$?
+    want=$([ $n = 2 ] && echo 2 || echo 6)
+    [ "$rc" = 0 ] && [ "$(counts "$tmp/c" | cut -d' ' -f1)" = "$want" ] \
+        || bad "barrier-cas N=$n: rc=$rc $(counts "$tmp/c"), want $want complete executions and no failed assert"
+done
+
 # the feature programs: the explorers must agree with each other on counts
 # (odpor, rfsmc) and on final states and failing asserts (naive too)
 states() { sed -n 's/.*"states": \(\[.*\]\), "state_counts".*/\1/p' "$1"; }
