@@ -2927,7 +2927,14 @@ static char *slurp_fd(int fd)
 
 /* Runs clang on path, writing LLVM IR to out.  0 ok; else err holds
  * clang's first error (file:line:col: message). */
-static int run_clang(const char *path, const cfront_opts *o, const char *out, wmx_error *err)
+typedef struct clang_run {
+    pid_t pid;
+    int fd;              /* clang's stderr */
+} clang_run;
+
+/* Starts clang on path, writing bitcode to out.  It runs while libLLVM is
+ * opened (about 20 ms each): clang_finish waits for it. */
+static int clang_start(const char *path, const cfront_opts *o, const char *out, clang_run *run, wmx_error *err)
 {
     const char *clang = getenv("WMX_CLANG");
     if (!clang || !*clang)
@@ -2980,14 +2987,26 @@ static int run_clang(const char *path, const cfront_opts *o, const char *out, wm
         _exit(127);
     }
     close(pipefd[1]);
-    char *msg = slurp_fd(pipefd[0]);
-    close(pipefd[0]);
+    run->pid = pid;
+    run->fd = pipefd[0];
+    return 0;
+}
+
+static int clang_finish(const char *path, clang_run *run, wmx_error *err)
+{
+    const char *clang = getenv("WMX_CLANG");
+    if (!clang || !*clang)
+        clang = WMX_CLANG;
+    pid_t pid = run->pid;
+    char *msg = slurp_fd(run->fd);
+    close(run->fd);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (!ok) {
         if (strncmp(msg, "wmx-clang-missing:", 18) == 0) {
+            msg[strcspn(msg, "\n")] = '\0';
             wmx_error_set(err, path, 0, 0, "C input needs clang, and '%s' could not be run (%s); "
                                            "install it with: apt-get install -y clang-14, or set WMX_CLANG",
                           clang, msg + 19);
@@ -3306,12 +3325,18 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
         return NULL;
     }
     char why[300];
-    if (llvm_open(why, sizeof why) != 0) {
-        wmx_error_set(err, path, 0, 0, "%s", why);
+    clang_run run;
+    if (clang_start(path, o, tmpl, &run, err) != 0) {
         unlink(tmpl);
         return NULL;
     }
-    if (run_clang(path, o, tmpl, err) != 0) {
+    int llvm_ok = llvm_open(why, sizeof why) == 0;
+    if (clang_finish(path, &run, err) != 0) {
+        unlink(tmpl);
+        return NULL;
+    }
+    if (!llvm_ok) {
+        wmx_error_set(err, path, 0, 0, "%s", why);
         unlink(tmpl);
         return NULL;
     }
