@@ -586,7 +586,9 @@ static int type_cells(LLVMTypeRef t)
         if (is_mutex_type(t))
             return 1;
         const char *n = p_LLVMGetStructName(t);
-        if (n && strncmp(n, "union.", 6) == 0)
+        /* a union LLVM lays out as one member and no padding: its cells
+         * are that member's (the others alias it byte for byte) */
+        if (n && strncmp(n, "union.", 6) == 0 && p_LLVMCountStructElementTypes(t) != 1)
             return -1;
         int s = 0;
         unsigned k = p_LLVMCountStructElementTypes(t);
@@ -869,7 +871,8 @@ static void const_fill(cfront *c, LLVMValueRef k, LLVMTypeRef t, cval *cells, in
 
 /* The value of v if cmpxchg `cas` succeeded, through the bit tests clang
  * puts between a cmpxchg and its branch: 1 known (*out set), 0 unknown. */
-static int value_if_success(LLVMValueRef v, LLVMValueRef cas, long *out, int depth)
+static int value_if_success(LLVMValueRef v, LLVMValueRef cas, long *out, int depth, LLVMBasicBlockRef at,
+                            LLVMBasicBlockRef from)
 {
     if (depth > 8)
         return 0;
@@ -881,6 +884,14 @@ static int value_if_success(LLVMValueRef v, LLVMValueRef cas, long *out, int dep
         return 0;
     long a, b;
     switch (p_LLVMGetInstructionOpcode(v)) {
+    case LLVMPHI:
+        /* `a && b` leaves a phi: its value on the edge the search took */
+        if (!from || p_LLVMGetInstructionParent(v) != at)
+            return 0;
+        for (unsigned j = 0; j < p_LLVMCountIncoming(v); j++)
+            if (p_LLVMGetIncomingBlock(v, j) == from)
+                return value_if_success(p_LLVMGetIncomingValue(v, j), cas, out, depth + 1, NULL, NULL);
+        return 0;
     case LLVMExtractValue:
         if (p_LLVMGetOperand(v, 0) == cas && p_LLVMGetNumIndices(v) == 1 && p_LLVMGetIndices(v)[0] == 1) {
             *out = 1;
@@ -888,24 +899,24 @@ static int value_if_success(LLVMValueRef v, LLVMValueRef cas, long *out, int dep
         }
         return 0;
     case LLVMZExt:
-        return value_if_success(p_LLVMGetOperand(v, 0), cas, out, depth + 1);
+        return value_if_success(p_LLVMGetOperand(v, 0), cas, out, depth + 1, at, from);
     case LLVMTrunc:
-        if (!value_if_success(p_LLVMGetOperand(v, 0), cas, &a, depth + 1))
+        if (!value_if_success(p_LLVMGetOperand(v, 0), cas, &a, depth + 1, at, from))
             return 0;
         *out = int_width(p_LLVMTypeOf(v)) == 1 ? (a & 1) : a;
         return 1;
     case LLVMXor:
     case LLVMAnd:
     case LLVMOr:
-        if (!value_if_success(p_LLVMGetOperand(v, 0), cas, &a, depth + 1) ||
-            !value_if_success(p_LLVMGetOperand(v, 1), cas, &b, depth + 1))
+        if (!value_if_success(p_LLVMGetOperand(v, 0), cas, &a, depth + 1, at, from) ||
+            !value_if_success(p_LLVMGetOperand(v, 1), cas, &b, depth + 1, at, from))
             return 0;
         *out = p_LLVMGetInstructionOpcode(v) == LLVMXor ? (a ^ b) : p_LLVMGetInstructionOpcode(v) == LLVMAnd ? (a & b) : (a | b);
         return 1;
     case LLVMICmp: {
         LLVMIntPredicate pr = p_LLVMGetICmpPredicate(v);
-        if ((pr != LLVMIntEQ && pr != LLVMIntNE) || !value_if_success(p_LLVMGetOperand(v, 0), cas, &a, depth + 1) ||
-            !value_if_success(p_LLVMGetOperand(v, 1), cas, &b, depth + 1))
+        if ((pr != LLVMIntEQ && pr != LLVMIntNE) || !value_if_success(p_LLVMGetOperand(v, 0), cas, &a, depth + 1, at, from) ||
+            !value_if_success(p_LLVMGetOperand(v, 1), cas, &b, depth + 1, at, from))
             return 0;
         *out = (pr == LLVMIntEQ) == (a == b);
         return 1;
@@ -927,18 +938,19 @@ static int cas_leaves_on_success(finfo *f, int k, int header, LLVMValueRef cas)
     int start = pmap_get(&f->bidx, p_LLVMGetInstructionParent(cas));
     if (start < 0)
         return 0;
-    unsigned char *seen = wmx_calloc((size_t)n, 1);
-    int *stk = wmx_malloc((size_t)n * sizeof *stk), sp = 0, round = 0;
+    /* edges, not blocks, are visited: a phi's value depends on the way in */
+    unsigned char *seen = wmx_calloc((size_t)n * (size_t)(n + 1), 1);
+    int *stk = wmx_malloc(2 * ((size_t)n * (size_t)(n + 1) + 1) * sizeof *stk), sp = 0, round = 0;
     stk[sp++] = start;
-    seen[start] = 1;
+    stk[sp++] = -1;
     while (sp && !round) {
-        int b = stk[--sp];
+        int pb = stk[--sp], b = stk[--sp];
         LLVMValueRef term = p_LLVMGetBasicBlockTerminator(f->blocks[b]);
         unsigned ns = term ? p_LLVMGetNumSuccessors(term) : 0;
         long cv;
         int only = -1;
         if (ns == 2 && p_LLVMGetInstructionOpcode(term) == LLVMBr && p_LLVMIsConditional(term) &&
-            value_if_success(p_LLVMGetCondition(term), cas, &cv, 0))
+            value_if_success(p_LLVMGetCondition(term), cas, &cv, 0, f->blocks[b], pb >= 0 ? f->blocks[pb] : NULL))
             only = cv ? 0 : 1;
         for (unsigned j = 0; j < ns && !round; j++) {
             if (only >= 0 && (int)j != only)
@@ -948,9 +960,10 @@ static int cas_leaves_on_success(finfo *f, int k, int header, LLVMValueRef cas)
                 continue;
             if (sb == header)
                 round = 1;
-            else if (!seen[sb]) {
-                seen[sb] = 1;
+            else if (!seen[(size_t)sb * (size_t)(n + 1) + (size_t)(b + 1)]) {
+                seen[(size_t)sb * (size_t)(n + 1) + (size_t)(b + 1)] = 1;
                 stk[sp++] = sb;
+                stk[sp++] = b;
             }
         }
     }
@@ -1883,6 +1896,92 @@ static void do_malloc(cfront *c, LLVMValueRef in, int zeroed)
     set_val(c, in, r);
 }
 
+static cval load_cell(cfront *c, cval p, LLVMValueRef in, int dst);
+static int store_cell(cfront *c, cval p, cval v, LLVMValueRef in);
+
+/* Cells in the first `len` bytes of object o, -1 unless they end on a
+ * cell boundary. */
+static int prefix_cells(cfront *c, int o, long len)
+{
+    LLVMTypeRef t = c->objs[o].type;
+    if (!t || len < 0)
+        return -1;
+    if (len == (long)p_LLVMABISizeOfType(c->td, t))
+        return c->objs[o].ncells;
+    return len == 0 ? 0 : byte_to_cell(c->td, t, len);
+}
+
+/* memset(p, 0, n) and memcpy/memmove(d, s, n) of whole cells from the start
+ * of an object (struct copies and `= {0}` initialisers): cell by cell, at
+ * translation time where the memory is, as loads and stores where not.
+ * A copy of shared memory is then not atomic, as in C. */
+static void do_memory_call(cfront *c, LLVMValueRef in, int is_set)
+{
+    const char *what = is_set ? "memset" : "memcpy";
+    cval dst = val(c, p_LLVMGetOperand(in, 0));
+    cval len = val(c, p_LLVMGetOperand(in, 2));
+    if (dst.kind != CV_PTR || dst.offx >= 0 || len.kind != CV_CONST) {
+        fail(c, in, "unsupported: %s to an address or of a length not known while translating", what);
+        return;
+    }
+    int k = dst.off == 0 ? prefix_cells(c, dst.obj, (long)len.c) : -1;
+    if (k < 0 || k > c->objs[dst.obj].ncells) {
+        fail(c, in, "unsupported: %s of part of a cell or from inside an object", what);
+        return;
+    }
+    if (is_set) {
+        cval b = val(c, p_LLVMGetOperand(in, 1));
+        if (b.kind != CV_CONST || (b.c & 0xff) != 0) {
+            fail(c, in, "unsupported: memset to a value other than 0");
+            return;
+        }
+        for (int i = 0; i < k && !c->failed; i++) {
+            cval at = dst;
+            at.off = i;
+            store_cell(c, at, cv_const(0), in);
+        }
+        return;
+    }
+    LLVMValueRef sv = p_LLVMGetOperand(in, 1);
+    LLVMValueRef sg = sv;
+    while (p_LLVMIsAConstantExpr(sg))
+        sg = p_LLVMGetOperand(sg, 0);
+    if (p_LLVMIsAGlobalVariable(sg) && p_LLVMIsGlobalConstant(sg)) {
+        /* a constant initialiser (clang's __const.f.x copies) */
+        cval *tmp = wmx_calloc((size_t)c->objs[dst.obj].ncells + 1, sizeof *tmp);
+        int nk = 0;
+        LLVMTypeRef st = p_LLVMGlobalGetValueType(sg);
+        if (type_cells(st) >= 0 && type_cells(st) <= c->objs[dst.obj].ncells)
+            const_fill(c, p_LLVMGetInitializer(sg), st, tmp, &nk);
+        for (int i = 0; i < k && i < nk && !c->failed; i++) {
+            cval at = dst;
+            at.off = i;
+            store_cell(c, at, tmp[i], in);
+        }
+        free(tmp);
+        if (nk < k)
+            fail(c, in, "unsupported: memcpy from this constant");
+        return;
+    }
+    cval src = val(c, sv);
+    if (src.kind != CV_PTR || src.offx >= 0 || src.off != 0 || prefix_cells(c, src.obj, (long)len.c) != k) {
+        fail(c, in, "unsupported: memcpy between objects whose cells do not match");
+        return;
+    }
+    cval *vals = wmx_calloc((size_t)(k ? k : 1), sizeof *vals);
+    for (int i = 0; i < k && !c->failed; i++) {   /* all loads first: memmove */
+        cval at = src;
+        at.off = i;
+        vals[i] = load_cell(c, at, in, temp_reg(c));
+    }
+    for (int i = 0; i < k && !c->failed; i++) {
+        cval at = dst;
+        at.off = i;
+        store_cell(c, at, vals[i], in);
+    }
+    free(vals);
+}
+
 static void do_call(cfront *c, LLVMValueRef in)
 {
     LLVMValueRef f = called_fn(in);
@@ -1898,7 +1997,8 @@ static void do_call(cfront *c, LLVMValueRef in)
         strcmp(n, "printf") == 0 || strcmp(n, "puts") == 0 || strcmp(n, "putchar") == 0 ||
         strcmp(n, "fflush") == 0 || strcmp(n, "pthread_yield") == 0 || strcmp(n, "sched_yield") == 0 ||
         strcmp(n, "mtx_init") == 0 || strcmp(n, "mtx_destroy") == 0 || strcmp(n, "thrd_yield") == 0 ||
-        strcmp(n, "pthread_barrier_destroy") == 0) {
+        strcmp(n, "pthread_barrier_destroy") == 0 || strcmp(n, "__VERIFIER_spin_start") == 0 ||
+        strcmp(n, "__VERIFIER_spin_end") == 0) {
         set_val(c, in, cv_const(0));
         return;
     }
@@ -2012,39 +2112,9 @@ static void do_call(cfront *c, LLVMValueRef in)
         do_malloc(c, in, n[0] == 'c');
         return;
     }
-    if (strcmp(n, "llvm.memset.p0i8.i64") == 0 || strcmp(n, "llvm.memcpy.p0i8.p0i8.i64") == 0) {
-        cval dst = val(c, p_LLVMGetOperand(in, 0));
-        cval len = val(c, p_LLVMGetOperand(in, 2));
-        (void)len;
-        int here = dst.kind == CV_PTR && dst.offx < 0 &&
-                   (c->objs[dst.obj].var < 0 || cells_current(c, dst.obj));
-        if (here && n[7] == 's') {
-            cval b = val(c, p_LLVMGetOperand(in, 1));
-            if (b.kind == CV_CONST && b.c == 0) {
-                cobj *o = &c->objs[dst.obj];
-                for (int i = dst.off; i < o->ncells; i++)
-                    obj_set_cell(c, dst.obj, i, cv_const(0));
-                return;
-            }
-        }
-        if (here && n[7] == 'c') {
-            LLVMValueRef src = p_LLVMGetOperand(in, 1);
-            while (p_LLVMIsAConstantExpr(src))
-                src = p_LLVMGetOperand(src, 0);
-            if (p_LLVMIsAGlobalVariable(src) && p_LLVMIsGlobalConstant(src)) {
-                LLVMValueRef init = p_LLVMGetInitializer(src);
-                cobj *o = &c->objs[dst.obj];
-                int off = dst.off;
-                cval *tmp = wmx_calloc((size_t)o->ncells + 1, sizeof *tmp);
-                int k = 0;
-                const_fill(c, init, p_LLVMGlobalGetValueType(src), tmp, &k);
-                for (int i = 0; i < k && off + i < o->ncells; i++)
-                    obj_set_cell(c, dst.obj, off + i, tmp[i]);
-                free(tmp);
-                return;
-            }
-        }
-        fail(c, in, "unsupported: %s (only zeroing or copying constants into a local)", n[7] == 's' ? "memset" : "memcpy");
+    if (strncmp(n, "llvm.memset.", 12) == 0 || strncmp(n, "llvm.memcpy.", 12) == 0 ||
+        strncmp(n, "llvm.memmove.", 13) == 0) {
+        do_memory_call(c, in, n[8] == 's');
         return;
     }
     if (p_LLVMIsDeclaration(f)) {
@@ -2402,8 +2472,8 @@ static void do_binop(cfront *c, LLVMValueRef in, LLVMOpcode op)
     case LLVMUDiv:
     case LLVMURem:
         if (w >= 64) {
-            fail(c, in, "unsupported: 64-bit unsigned division");
-            return;
+            e = e_bin(c, op == LLVMUDiv ? OP_UDIV : OP_UREM, ea, eb);
+            break;
         }
         e = e_norm(c, e_bin(c, op == LLVMUDiv ? OP_DIV : OP_MOD, e_zext(c, ea, w), e_zext(c, eb, w)), w);
         break;
@@ -2517,6 +2587,30 @@ static void do_cast(cfront *c, LLVMValueRef in, LLVMOpcode op)
     }
 }
 
+/* The value at address p: translation-time memory (before any fork, and
+ * pthread_t variables: after a fork paths differ, so the memory must be
+ * real) or a load into register dst (-1: the register of `in`). */
+static cval load_cell(cfront *c, cval p, LLVMValueRef in, int dst)
+{
+    if (p.kind == CV_PTR && p.offx < 0 && (cells_current(c, p.obj) || fold_unwritten(c, p.obj))) {
+        if (p.off < 0 || p.off >= c->objs[p.obj].ncells) {
+            fail(c, in, "out of bounds: cell %d of '%s'", p.off, c->objs[p.obj].name);
+            return cv_const(0);
+        }
+        if (!cells_current(c, p.obj))
+            c->shared_folds++;
+        return c->objs[p.obj].cells[p.off];
+    }
+    ir_addr a = addr_of(c, p);
+    if (c->failed)
+        return cv_const(0);
+    ir_instr ld = ir_instr_init(I_LOAD, (wmx_srcloc){ 0, 0 });
+    ld.addr = a;
+    ld.dst = dst >= 0 ? dst : reg_for(c, in);
+    emit(c, &ld, NULL);
+    return cv_reg(ld.dst);
+}
+
 static void do_load(cfront *c, LLVMValueRef in)
 {
     cval p = val(c, p_LLVMGetOperand(in, 0));
@@ -2525,26 +2619,48 @@ static void do_load(cfront *c, LLVMValueRef in)
         fail(c, in, "unsupported: a load of this type (only integers and pointers)");
         return;
     }
-    /* translation-time memory: before any fork, and pthread_t variables
-     * (after a fork paths differ, so the memory must be real) */
-    if (p.kind == CV_PTR && p.offx < 0 && (cells_current(c, p.obj) || fold_unwritten(c, p.obj))) {
+    set_val(c, in, load_cell(c, p, in, -1));
+}
+
+/* Stores v at address p: into translation-time memory when it can be
+ * there, else an emitted store.  0 when translation failed or the value
+ * stayed at translation time (nothing emitted), 1 when a store was emitted. */
+static int store_cell(cfront *c, cval p, cval v, LLVMValueRef in)
+{
+    if (p.kind == CV_PTR && p.offx < 0 && c->objs[p.obj].var >= 0 && cells_current(c, p.obj) &&
+        (v.kind == CV_CONST || (v.kind == CV_PTR && v.offx < 0))) {
         if (p.off < 0 || p.off >= c->objs[p.obj].ncells) {
             fail(c, in, "out of bounds: cell %d of '%s'", p.off, c->objs[p.obj].name);
-            return;
+            return 0;
         }
-        if (!cells_current(c, p.obj))
-            c->shared_folds++;
-        set_val(c, in, c->objs[p.obj].cells[p.off]);
-        return;
+        obj_set_cell(c, p.obj, p.off, v);
+        return 0;
+    }
+    if (p.kind == CV_PTR && p.offx < 0 && c->objs[p.obj].var < 0) {
+        cobj *o = &c->objs[p.obj];
+        if (p.off < 0 || p.off >= o->ncells) {
+            fail(c, in, "out of bounds: cell %d of '%s'", p.off, o->name);
+            return 0;
+        }
+        if (o->handle || (!c->forked && (v.kind == CV_CONST || (v.kind == CV_PTR && v.offx < 0)))) {
+            if (o->handle && c->forked) {
+                fail(c, in, "unsupported: a pthread_t written after a branch on shared memory");
+                return 0;
+            }
+            o->cells[p.off] = v;
+            return 0;
+        }
+        obj_make_real(c, p.obj);
     }
     ir_addr a = addr_of(c, p);
     if (c->failed)
-        return;
-    ir_instr ld = ir_instr_init(I_LOAD, (wmx_srcloc){ 0, 0 });
-    ld.addr = a;
-    ld.dst = reg_for(c, in);
-    emit(c, &ld, NULL);
-    set_val(c, in, cv_reg(ld.dst));
+        return 0;
+    note_write(c, p.kind == CV_PTR ? p.obj : -1);
+    ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0 });
+    st.addr = a;
+    st.e1 = e_of(c, v);
+    emit(c, &st, NULL);
+    return 1;
 }
 
 static void do_store(cfront *c, LLVMValueRef in)
@@ -2556,39 +2672,8 @@ static void do_store(cfront *c, LLVMValueRef in)
         fail(c, in, "unsupported: a store of this type (only integers and pointers)");
         return;
     }
-    if (p.kind == CV_PTR && p.offx < 0 && c->objs[p.obj].var >= 0 && cells_current(c, p.obj) &&
-        (v.kind == CV_CONST || (v.kind == CV_PTR && v.offx < 0))) {
-        if (p.off < 0 || p.off >= c->objs[p.obj].ncells) {
-            fail(c, in, "out of bounds: cell %d of '%s'", p.off, c->objs[p.obj].name);
-            return;
-        }
-        obj_set_cell(c, p.obj, p.off, v);
+    if (!store_cell(c, p, v, in))
         return;
-    }
-    if (p.kind == CV_PTR && p.offx < 0 && c->objs[p.obj].var < 0) {
-        cobj *o = &c->objs[p.obj];
-        if (p.off < 0 || p.off >= o->ncells) {
-            fail(c, in, "out of bounds: cell %d of '%s'", p.off, o->name);
-            return;
-        }
-        if (o->handle || (!c->forked && (v.kind == CV_CONST || (v.kind == CV_PTR && v.offx < 0)))) {
-            if (o->handle && c->forked) {
-                fail(c, in, "unsupported: a pthread_t written after a branch on shared memory");
-                return;
-            }
-            o->cells[p.off] = v;
-            return;
-        }
-        obj_make_real(c, p.obj);
-    }
-    ir_addr a = addr_of(c, p);
-    if (c->failed)
-        return;
-    note_write(c, p.kind == CV_PTR ? p.obj : -1);
-    ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0 });
-    st.addr = a;
-    st.e1 = e_of(c, v);
-    emit(c, &st, NULL);
     if (p_LLVMGetOrdering(in) == LLVMAtomicOrderingSequentiallyConsistent) {
         /* x86 mapping: a seq_cst store is a store and an MFENCE */
         ir_instr f = ir_instr_init(I_FENCE, (wmx_srcloc){ 0, 0 });
@@ -2956,6 +3041,10 @@ static int clang_start(const char *path, const cfront_opts *o, const char *out, 
     argv[n++] = "-fno-color-diagnostics";
     for (int i = 0; o && i < o->nflags; i++)
         argv[n++] = o->flags[i];
+#ifdef WMX_C_INCLUDE_PATH
+    argv[n++] = "-idirafter";       /* wmx's genmc.h, after the user's -I */
+    argv[n++] = WMX_STR(WMX_C_INCLUDE_PATH);
+#endif
     argv[n++] = "-o";
     argv[n++] = out;
     argv[n++] = "--";

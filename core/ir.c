@@ -249,6 +249,14 @@ wmx_val ir_eval(const wmx_program *p, int e, const wmx_val *regs, bool *fault)
             return 0;
         }
         return x->op == OP_DIV ? a / b : a % b;
+    case OP_UDIV:
+    case OP_UREM:
+        if (b == 0) {
+            if (fault)
+                *fault = true;
+            return 0;
+        }
+        return (wmx_val)(x->op == OP_UDIV ? u64(a) / u64(b) : u64(a) % u64(b));
     case OP_AND: return a & b;
     case OP_OR:  return a | b;
     case OP_XOR: return a ^ b;

@@ -46,7 +46,8 @@ typedef enum ir_op {
     OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD,
     OP_AND, OP_OR, OP_XOR, OP_SHL, OP_SHR,
     OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
-    OP_LAND, OP_LOR
+    OP_LAND, OP_LOR,
+    OP_UDIV, OP_UREM  /* on the 64-bit values as unsigned (C's uint64_t / and %) */
 } ir_op;
 
 typedef struct ir_expr {

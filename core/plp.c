@@ -221,6 +221,8 @@ static const char *op_text(ir_op op)
     case OP_MUL: return "*";
     case OP_DIV: return "/";
     case OP_MOD: return "%";
+    case OP_UDIV: return "/u";
+    case OP_UREM: return "%u";
     case OP_AND: return "&";
     case OP_OR: return "|";
     case OP_XOR: return "^";

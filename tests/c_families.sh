@@ -145,6 +145,14 @@ for n in 2 3; do
         || bad "barrier-cas N=$n: rc=$rc $(counts "$tmp/c"), want $want complete executions and no failed assert"
 done
 
+# a spin loop of two compare-exchanges joined by &&: 4 complete executions
+"$WMX" explore "$root/tests/c/features/cas-two-spin.c" --model sc --algo odpor --json > "$tmp/c"
+[ "$(counts "$tmp/c" | cut -d' ' -f1)" = 4 ] || bad "cas-two-spin: $(counts "$tmp/c"), want 4 complete executions"
+# wmx's own genmc.h is on the include path (GenMC's tests include it)
+printf '#include <genmc.h>\nint x;\nint main(void) { __VERIFIER_assume(x == 0); return 0; }\n' > "$tmp/g.c"
+"$WMX" explore "$tmp/g.c" --model sc --json > "$tmp/c" 2> "$tmp/e" && [ "$(counts "$tmp/c")" = "1 0" ] \
+    || bad "#include <genmc.h>: $(cat "$tmp/e") $(counts "$tmp/c")"
+
 # the feature programs: the explorers must agree with each other on counts
 # (odpor, rfsmc) and on final states and failing asserts (naive too)
 states() { sed -n 's/.*"states": \(\[.*\]\), "state_counts".*/\1/p' "$1"; }
