@@ -153,6 +153,24 @@ printf '#include <genmc.h>\nint x;\nint main(void) { __VERIFIER_assume(x == 0); 
 "$WMX" explore "$tmp/g.c" --model sc --json > "$tmp/c" 2> "$tmp/e" && [ "$(counts "$tmp/c")" = "1 0" ] \
     || bad "#include <genmc.h>: $(cat "$tmp/e") $(counts "$tmp/c")"
 
+# 64-bit unsigned division and remainder on values read at run time
+cat > "$tmp/u.c" <<'EOC'
+#include <stdint.h>
+#include <assert.h>
+#include <stdatomic.h>
+#include <pthread.h>
+_Atomic uint64_t v;
+void *t(void *a) { (void)a; atomic_store(&v, 0xFFFFFFFFFFFFFFF0u); return 0; }
+int main(void) {
+  pthread_t h; pthread_create(&h, 0, t, 0); pthread_join(h, 0);
+  uint64_t a = atomic_load(&v), d = a / 16, r = a % 7;
+  assert(d == 0x0FFFFFFFFFFFFFFFu && r == 0xFFFFFFFFFFFFFFF0u % 7);
+  return 0;
+}
+EOC
+"$WMX" explore "$tmp/u.c" --model sc --json > "$tmp/c" 2> "$tmp/e"; rc=$?
+[ "$rc" = 0 ] && [ "$(counts "$tmp/c")" = "1 0" ] || bad "uint64_t / and %: rc=$rc $(cat "$tmp/e") $(counts "$tmp/c")"
+
 # the feature programs: the explorers must agree with each other on counts
 # (odpor, rfsmc) and on final states and failing asserts (naive too)
 states() { sed -n 's/.*"states": \(\[.*\]\), "state_counts".*/\1/p' "$1"; }
