@@ -2078,8 +2078,6 @@ static void do_call(cfront *c, LLVMValueRef in)
         const char *what = n + 4;
         if (strcmp(what, "lock") == 0 || strcmp(what, "unlock") == 0 || strcmp(what, "trylock") == 0) {
             emit_mutex(c, val(c, p_LLVMGetOperand(in, 0)), what, in, 1);   /* thrd_busy */
-            if (strcmp(what, "unlock") == 0 || strcmp(what, "lock") == 0)
-                set_val(c, in, cv_const(0));                                  /* thrd_success */
             return;
         }
     }
@@ -3180,74 +3178,49 @@ static int handle_global(LLVMModuleRef m, LLVMValueRef g)
     return 0;
 }
 
-/* Whether nothing can write global (or address) v: every use, through
- * address arithmetic, only loads from it or compares it.  An address that
- * is stored, passed or merged anywhere may be written through. */
-static int global_read_only(LLVMValueRef v, int depth)
+/* Who may write global (or address) v, through address arithmetic:
+ * GLOBAL_READ_ONLY when every use only loads from it or compares it;
+ * GLOBAL_MAIN_WRITES when only main may store, RMW or pass it on;
+ * GLOBAL_THREAD_WRITES otherwise (another function may, or the address is
+ * merged or converted where it cannot be followed).  A read-only global's
+ * loads fold; one a thread writes is not worth fold_unwritten's guess (its
+ * loads would only fold until that function is translated, and a spin loop
+ * on it would not end at translation time). */
+enum { GLOBAL_READ_ONLY, GLOBAL_MAIN_WRITES, GLOBAL_THREAD_WRITES };
+
+static int global_writers(LLVMValueRef main_fn, LLVMValueRef v, int depth)
 {
     if (depth > 8)
-        return 0;
-    for (LLVMUseRef u = p_LLVMGetFirstUse(v); u; u = p_LLVMGetNextUse(u)) {
+        return GLOBAL_THREAD_WRITES;
+    int w = GLOBAL_READ_ONLY;
+    for (LLVMUseRef u = p_LLVMGetFirstUse(v); u && w != GLOBAL_THREAD_WRITES; u = p_LLVMGetNextUse(u)) {
         LLVMValueRef user = p_LLVMGetUser(u);
+        int uw;
         if (p_LLVMIsAConstantExpr(user)) {
             LLVMOpcode op = p_LLVMGetConstOpcode(user);
-            if ((op != LLVMGetElementPtr && op != LLVMBitCast) || p_LLVMGetOperand(user, 0) != v ||
-                !global_read_only(user, depth + 1))
-                return 0;
-            continue;
+            uw = (op == LLVMGetElementPtr || op == LLVMBitCast) && p_LLVMGetOperand(user, 0) == v
+                     ? global_writers(main_fn, user, depth + 1) : GLOBAL_THREAD_WRITES;
+        } else if (!p_LLVMIsAInstruction(user)) {
+            uw = GLOBAL_THREAD_WRITES;
+        } else {
+            switch (p_LLVMGetInstructionOpcode(user)) {
+            case LLVMLoad:
+            case LLVMICmp:
+                uw = GLOBAL_READ_ONLY;
+                break;
+            case LLVMGetElementPtr:
+            case LLVMBitCast:
+                uw = p_LLVMGetOperand(user, 0) == v ? global_writers(main_fn, user, depth + 1) : GLOBAL_THREAD_WRITES;
+                break;
+            default:
+                uw = p_LLVMGetBasicBlockParent(p_LLVMGetInstructionParent(user)) == main_fn ? GLOBAL_MAIN_WRITES
+                                                                                          : GLOBAL_THREAD_WRITES;
+            }
         }
-        if (!p_LLVMIsAInstruction(user))
-            return 0;
-        switch (p_LLVMGetInstructionOpcode(user)) {
-        case LLVMLoad:
-        case LLVMICmp:
-            break;
-        case LLVMGetElementPtr:
-        case LLVMBitCast:
-            if (p_LLVMGetOperand(user, 0) != v || !global_read_only(user, depth + 1))
-                return 0;
-            break;
-        default:
-            return 0;
-        }
+        if (uw > w)
+            w = uw;
     }
-    return 1;
-}
-
-/* Whether a function other than main may write global v by its name:
- * a store, RMW or call on it or on an address computed from it.  Such a
- * global is not worth the guess of fold_unwritten (its loads would only
- * fold until that function is translated, and a spin loop on it would
- * not end at translation time). */
-static int written_by_thread(LLVMValueRef main_fn, LLVMValueRef v, int depth)
-{
-    if (depth > 8)
-        return 1;
-    for (LLVMUseRef u = p_LLVMGetFirstUse(v); u; u = p_LLVMGetNextUse(u)) {
-        LLVMValueRef user = p_LLVMGetUser(u);
-        if (p_LLVMIsAConstantExpr(user)) {
-            if (written_by_thread(main_fn, user, depth + 1))
-                return 1;
-            continue;
-        }
-        if (!p_LLVMIsAInstruction(user))
-            return 1;
-        LLVMValueRef fn = p_LLVMGetBasicBlockParent(p_LLVMGetInstructionParent(user));
-        switch (p_LLVMGetInstructionOpcode(user)) {
-        case LLVMLoad:
-        case LLVMICmp:
-            break;
-        case LLVMGetElementPtr:
-        case LLVMBitCast:
-            if (written_by_thread(main_fn, user, depth + 1))
-                return 1;
-            break;
-        default:
-            if (fn != main_fn)
-                return 1;
-        }
-    }
-    return 0;
+    return w;
 }
 
 static void add_globals(cfront *c)
@@ -3276,10 +3249,11 @@ static void add_globals(cfront *c)
         const_fill(c, init, t, c->objs[o].cells, &off);
         if (handle_global(c->mod, g))
             c->objs[o].handle = 1;
-        else if (!is_mutex_type(t) && global_read_only(g, 0))
-            c->objs[o].frozen = 1;
-        else if (written_by_thread(main_fn, g, 0))
-            c->objs[o].thread_writes = 1;
+        else {
+            int w = global_writers(main_fn, g, 0);
+            c->objs[o].frozen = w == GLOBAL_READ_ONLY && !is_mutex_type(t);
+            c->objs[o].thread_writes = w == GLOBAL_THREAD_WRITES;
+        }
     }
     /* real variables, in declaration order, once every object exists (an
      * initializer may point at a later global) */
