@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <stdatomic.h>
 
 /* The coarse clock (the kernel's tick, a few ms) costs a few ns against
  * tens for the precise one: cheap enough to read on every poll, so the time
@@ -50,7 +51,20 @@ bool explore_should_stop(explore_clock *c, const explore_opts *o, explore_result
         explore_stop(res, "interrupted", "interrupted (Ctrl-C)");
         return true;
     }
-    if (o->max_traces > 0 && res->traces + res->blocked >= o->max_traces) {
+    long found = res->traces + res->blocked;
+    if (o->shared) {
+        /* a parallel run: the others' traces count, and one's stop is all's */
+        if (atomic_load_explicit(&o->shared->stop, memory_order_relaxed)) {
+            explore_stop(res, "team", "another worker stopped");
+            return true;
+        }
+        if (found != c->reported) {
+            atomic_fetch_add_explicit(&o->shared->traces, found - c->reported, memory_order_relaxed);
+            c->reported = found;
+        }
+        found = atomic_load_explicit(&o->shared->traces, memory_order_relaxed);
+    }
+    if (o->max_traces > 0 && found >= o->max_traces) {
         explore_stop(res, "max-traces", "--max-traces %ld reached", o->max_traces);
         return true;
     }

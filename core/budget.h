@@ -21,6 +21,7 @@ typedef struct explore_clock {
     double next_progress;
     double next_mem;             /* next RSS read */
     long polls;
+    long reported;               /* traces added to opts->shared->traces */
 } explore_clock;
 
 double explore_now(void);

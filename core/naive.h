@@ -7,5 +7,9 @@
 /* The exhaustive explorer: every interleaving including flush choices. */
 int explore_naive(const wmx_program *prog, const explore_opts *opts,
                   explore_result *res, wmx_error *err);
+/* The same on explore_jobs(opts) workers (explore_naive calls it for
+ * --jobs > 1): idle workers take schedule prefixes from busy ones. */
+int explore_naive_parallel(const wmx_program *prog, const explore_opts *opts,
+                           explore_result *res, wmx_error *err);
 
 #endif

@@ -185,6 +185,8 @@ struct odpor_state {
     int *prev_of;              /* [n]: the thread's previous position, or -1 */
     uint64_t *work_row;        /* one bitset */
     unsigned stamp;
+    int hb_from;               /* rows and races before this position are those of the
+                                * last execution analysed (its prefix is unchanged) */
     long nexec;
     long enum_capped;
     explore_clock *clk;        /* the run's limits, polled inside long analyses */
@@ -356,6 +358,7 @@ static void ensure_bits(odpor_state *s, int n)
         return;
     int cap = n > s->bits_cap ? n + 32 : s->bits_cap;
     words = (cap + 63) / 64;
+    s->hb_from = 0;            /* new rows: nothing of the last execution is kept */
     s->words = words;
     s->bits_cap = cap;
     free(s->pred);
@@ -403,15 +406,37 @@ static bool compute_hb(odpor_state *s, int n)
     }
     size_t need = (size_t)n * (size_t)(T > 1 ? T - 1 : 1) + 1;
     if ((size_t)s->cand_cap < need) {
-        free(s->cand);
-        s->cand = wmx_malloc(need * sizeof *s->cand);
+        s->cand = wmx_realloc(s->cand, need * sizeof *s->cand);
         s->cand_cap = (int)need;
     }
     for (int t = 0; t < T; t++)
         s->prev_pos[t] = -1;
     int ntouched = 0, ncand = 0;
     bool stopped = false;
-    for (int j = 0; j < n; j++) {
+    /* E[0..from) is the last analysed execution's prefix: its rows stand,
+     * and only the per-cell last accesses are replayed up to it */
+    int from = s->hb_from < n ? s->hb_from : n;
+    for (int j = 0; j < from; j++) {
+        const odpor_event *e = &s->oev[j];
+        if (e->cell >= 0) {
+            size_t at = (size_t)e->cell * (size_t)T + (size_t)e->thread;
+            if (s->last_a[at] < 0 && s->last_w[at] < 0 && s->last_s[at] < 0) {
+                bool seen = false;
+                for (int t = 0; t < T && !seen; t++)
+                    seen = t != e->thread && s->last_a[(size_t)e->cell * (size_t)T + (size_t)t] >= 0;
+                if (!seen)
+                    s->touched[ntouched++] = e->cell;
+            }
+            s->last_a[at] = j;
+            if (e->writes)
+                s->last_w[at] = j;
+            if (!(e->faa_unused))
+                s->last_s[at] = j;
+        }
+        s->prev_pos[e->thread] = j;
+    }
+    ncand = from ? s->cand_off[from] : 0;
+    for (int j = from; j < n; j++) {
         /* a long trace's rows take seconds: --timeout and Ctrl-C act here */
         if ((j & 1023) == 1023 && explore_should_stop(s->clk, s->opts, s->res, n)) {
             stopped = true;
@@ -467,6 +492,8 @@ static bool compute_hb(odpor_state *s, int n)
         s->prev_pos[e->thread] = j;
     }
     s->cand_off[n] = ncand;
+    if (!stopped)
+        s->hb_from = n;
     for (int k = 0; k < ntouched; k++)
         for (int t = 0; t < T; t++) {
             size_t at = (size_t)s->touched[k] * (size_t)T + (size_t)t;
@@ -903,6 +930,12 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
         if (mode == ENTER) {
             if (explore_should_stop(&clk, opts, res, d))
                 break;
+            /* a pending wakeup sequence is enabled here by construction:
+             * the enabled set is needed only to choose, or to see the end */
+            if (s->nodes[s->root[d]].child >= 0) {
+                mode = DESCEND;
+                continue;
+            }
             int nen = machine_enabled(m, STATE(s, d), s->enabled);
             if (nen == 0) {
                 maximal(s);
@@ -969,6 +1002,8 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
         if (d == 0)
             break;
         d = --s->depth;
+        if (d < s->hb_from)
+            s->hb_from = d;
         int c = s->nodes[s->root[d]].child;
         sleep_entry *sl = SLEEP(s, d);
         sl[s->oev[d].thread].on = true;

@@ -189,6 +189,34 @@ static void index_rebuild(explore_result *res)
 
 #define MAX_ERRORS 16
 
+/* Counts `count` traces ending in the observed values vals. */
+static void add_state(explore_result *res, const wmx_val *vals, bool sat, long count)
+{
+    int n = res->nobserved;
+    if (2 * (res->nstates + 1) > res->state_index_cap)
+        index_rebuild(res);
+    uint64_t h = vals_hash(vals, n);
+    int i = (int)(h & (uint64_t)(res->state_index_cap - 1));
+    while (res->state_index[i] >= 0) {
+        final_state *s = &res->states[res->state_index[i]];
+        if (memcmp(s->vals, vals, (size_t)n * sizeof *vals) == 0) {
+            s->count += count;
+            return;
+        }
+        i = (i + 1) & (res->state_index_cap - 1);
+    }
+    if (res->nstates == res->cap_states) {
+        res->cap_states = res->cap_states ? 2 * res->cap_states : 16;
+        res->states = wmx_realloc(res->states, (size_t)res->cap_states * sizeof *res->states);
+    }
+    final_state *s = &res->states[res->nstates];
+    s->vals = wmx_malloc((size_t)(n ? n : 1) * sizeof *vals);
+    memcpy(s->vals, vals, (size_t)n * sizeof *vals);
+    s->count = count;
+    s->satisfies = sat;
+    res->state_index[i] = res->nstates++;
+}
+
 static void record_error(explore_result *res, const wmx_machine *m, const explore_trace *tr)
 {
     const wmx_program *p = res->prog;
@@ -285,32 +313,53 @@ void explore_result_add_trace(explore_result *res, const wmx_machine *m, const e
         res->positive++;
     else
         res->negative++;
-    if (2 * (res->nstates + 1) > res->state_index_cap)
-        index_rebuild(res);
-    uint64_t h = vals_hash(vals, n);
-    int i = (int)(h & (uint64_t)(res->state_index_cap - 1));
-    while (res->state_index[i] >= 0) {
-        final_state *s = &res->states[res->state_index[i]];
-        if (memcmp(s->vals, vals, (size_t)n * sizeof *vals) == 0) {
-            s->count++;
-            if (vals != stackv)
-                free(vals);
-            return;
-        }
-        i = (i + 1) & (res->state_index_cap - 1);
-    }
-    if (res->nstates == res->cap_states) {
-        res->cap_states = res->cap_states ? 2 * res->cap_states : 16;
-        res->states = wmx_realloc(res->states, (size_t)res->cap_states * sizeof *res->states);
-    }
-    final_state *s = &res->states[res->nstates];
-    s->vals = wmx_malloc((size_t)(n ? n : 1) * sizeof *vals);
-    memcpy(s->vals, vals, (size_t)n * sizeof *vals);
-    s->count = 1;
-    s->satisfies = sat;
-    res->state_index[i] = res->nstates++;
+    add_state(res, vals, sat, 1);
     if (vals != stackv)
         free(vals);
+}
+
+void explore_result_merge(explore_result *dst, const explore_result *src)
+{
+    dst->traces += src->traces;
+    dst->blocked += src->blocked;
+    dst->events += src->events;
+    dst->bound_cut += src->bound_cut;
+    dst->positive += src->positive;
+    dst->negative += src->negative;
+    dst->error_traces += src->error_traces;
+    for (int i = 0; i < src->nstates; i++)
+        add_state(dst, src->states[i].vals, src->states[i].satisfies, src->states[i].count);
+    for (int e = 0; e < src->nerrors; e++) {
+        const explore_error *se = &src->errors[e];
+        bool seen = false;
+        for (int k = 0; k < dst->nerrors; k++)
+            if (dst->errors[k].thread == se->thread && dst->errors[k].instr == se->instr)
+                seen = true;
+        if (seen || dst->nerrors >= MAX_ERRORS)
+            continue;
+        if (dst->nerrors == dst->cap_errors) {
+            dst->cap_errors = dst->cap_errors ? 2 * dst->cap_errors : 4;
+            dst->errors = wmx_realloc(dst->errors, (size_t)dst->cap_errors * sizeof *dst->errors);
+        }
+        explore_error *de = &dst->errors[dst->nerrors++];
+        *de = *se;
+        de->message = wmx_strdup(se->message);
+        size_t n = (size_t)(se->len ? se->len : 1);
+        de->steps = wmx_malloc(n * sizeof *de->steps);
+        de->events = wmx_malloc(n * sizeof *de->events);
+        if (se->len) {
+            memcpy(de->steps, se->steps, (size_t)se->len * sizeof *de->steps);
+            memcpy(de->events, se->events, (size_t)se->len * sizeof *de->events);
+        }
+    }
+    if (!src->complete && src->stop_reason) {
+        bool follower = strcmp(src->stop_reason, "team") == 0;
+        if (dst->complete || (dst->stop_reason && strcmp(dst->stop_reason, "team") == 0 && !follower)) {
+            dst->complete = false;
+            dst->stop_reason = src->stop_reason;
+            memcpy(dst->stop_text, src->stop_text, sizeof dst->stop_text);
+        }
+    }
 }
 
 static int state_cmp(const void *pa, const void *pb, void *ctx)

@@ -42,6 +42,14 @@ typedef struct explore_progress {
     double elapsed_s;
 } explore_progress;
 
+/* What the workers of one parallel run (--jobs) share: the count of
+ * maximal traces for --max-traces, and a flag that stops the others when
+ * one stops at a limit.  Workers' options point to it; NULL otherwise. */
+typedef struct explore_shared {
+    _Atomic long traces;
+    _Atomic int stop;
+} explore_shared;
+
 typedef struct explore_opts {
     wmx_model model;
     explore_algo algo;
@@ -53,6 +61,9 @@ typedef struct explore_opts {
     volatile sig_atomic_t *cancel; /* stop when *cancel becomes non-zero */
     volatile sig_atomic_t *cancel2; /* a second one (a caller's Ctrl-C under a local flag) */
     bool ifaa;                   /* odpor: independent fetch-and-adds */
+    int jobs;                    /* workers: 1 (the default, also for 0 from
+                                    explore_opts_init), N, or -1 for every core */
+    explore_shared *shared;      /* set by a parallel run for its workers */
     /* called about every 1/10 s with the current counts (may be NULL) */
     void (*progress)(const explore_progress *pr, void *ud);
     /* called for every maximal trace (may be NULL) */
@@ -121,6 +132,11 @@ void explore_result_free(explore_result *res);
 /* Records one maximal trace ending in `final_state` of machine m. */
 void explore_result_add_trace(explore_result *res, const wmx_machine *m,
                               const explore_trace *tr);
+/* Adds what src counted and found to dst (a parallel run's workers' results
+ * into the run's); dst must not be finished yet.  A limit that stopped src
+ * stops dst; "team" (a worker stopped because another one did) only when
+ * nothing else stopped it. */
+void explore_result_merge(explore_result *dst, const explore_result *src);
 /* Sorts the states; call once at the end. */
 void explore_finish(explore_result *res);
 

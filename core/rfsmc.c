@@ -36,9 +36,11 @@
  */
 #include "budget.h"
 #include "exec.h"
+#include "parallel.h"
 #include "verify.h"
 #include "rfsmc.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +56,6 @@ typedef struct waiter {
 typedef struct gev {
     xevent x;              /* x.rf unused here */
     wmx_eid rf;            /* reads: the source (EID_INIT for the initial value) */
-    int dec;               /* reads: index of its decision on the stack, -1 when fixed by a cone */
     int pos;               /* position in the trace order (for clocks) */
 } gev;
 
@@ -88,6 +89,14 @@ typedef struct decision {
                               move (alts point into them), not a malloc per key */
     int nblocks;
     size_t bused, bcap;    /* in the last block */
+    /* --jobs: a decision on the paths of several workers.  Its fields above
+     * `alts` never change; alts, nalts, next, aset and blocks are then
+     * guarded by mu, and the fixed part's sources are a copy (fsrc) since
+     * the workers' graphs differ below it. */
+    bool shared;
+    int refs;              /* workers (and queued units) holding it */
+    pthread_mutex_t mu;
+    wmx_eid **fsrc;        /* per thread, fcount[t] sources (reads only) */
 } decision;
 
 typedef struct rs {
@@ -102,7 +111,8 @@ typedef struct rs {
     size_t lss, mss;
     int nthreads;
     graph g, ng;           /* current graph, scratch for the next one */
-    decision *dec;
+    team *team;            /* --jobs: the other workers, else NULL */
+    decision **dec;        /* the path: the current trace's decisions */
     int ndec, capdec;
     /* the current trace */
     wmx_transition *steps;
@@ -205,7 +215,6 @@ static void gev_from_event(gev *g, const wmx_event *ev)
     g->x.rf = -1;
     g->x.mem_order = -1;
     g->rf = EID_INIT;
-    g->dec = -1;
     switch (ev->kind) {
     case EV_READ: g->x.kind = X_READ; break;
     case EV_AWAIT: g->x.kind = X_AWAIT; break;
@@ -824,9 +833,8 @@ static bool alt_known(decision *d, const alt *a, int nt)
 }
 
 /* Queues an alternative of decision di unless it is known. */
-static void offer_key(rs *r, int di, alt a)
+static void offer_key_locked(rs *r, decision *d, alt a)
 {
-    decision *d = &r->dec[di];
     if (alt_known(d, &a, r->nthreads))
         return;
     if (d->nalts == d->cap) {
@@ -847,9 +855,21 @@ static void offer_key(rs *r, int di, alt a)
     }
 }
 
+static void offer_key(rs *r, int di, alt a)
+{
+    decision *d = r->dec[di];
+    if (!d->shared) {
+        offer_key_locked(r, d, a);
+        return;
+    }
+    pthread_mutex_lock(&d->mu);
+    offer_key_locked(r, d, a);
+    pthread_mutex_unlock(&d->mu);
+}
+
 static void offer(rs *r, int di, wmx_eid src)
 {
-    offer_key(r, di, make_key(r, &r->dec[di], src));
+    offer_key(r, di, make_key(r, r->dec[di], src));
 }
 
 static decision *push_decision(rs *r, wmx_eid ev, const int *fcount, const unsigned char *frozen)
@@ -858,8 +878,8 @@ static decision *push_decision(rs *r, wmx_eid ev, const int *fcount, const unsig
         r->capdec = r->capdec ? 2 * r->capdec : 16;
         r->dec = wmx_realloc(r->dec, (size_t)r->capdec * sizeof *r->dec);
     }
-    decision *d = &r->dec[r->ndec++];
-    memset(d, 0, sizeof *d);
+    decision *d = wmx_calloc(1, sizeof *d);
+    r->dec[r->ndec++] = d;
     d->ev = ev;
     d->thread = EID_THREAD(ev);
     size_t nt = (size_t)(r->nthreads ? r->nthreads : 1);
@@ -870,9 +890,20 @@ static decision *push_decision(rs *r, wmx_eid ev, const int *fcount, const unsig
     return d;
 }
 
-static void pop_decision(rs *r)
+/* Drops one holder of d; the last one frees it. */
+static void decision_release(decision *d, int nthreads)
 {
-    decision *d = &r->dec[--r->ndec];
+    if (d->shared) {
+        pthread_mutex_lock(&d->mu);
+        bool last = --d->refs == 0;
+        pthread_mutex_unlock(&d->mu);
+        if (!last)
+            return;
+        pthread_mutex_destroy(&d->mu);
+        for (int t = 0; t < nthreads; t++)
+            free(d->fsrc[t]);
+        free(d->fsrc);
+    }
     for (int i = 0; i < d->nblocks; i++)
         free(d->blocks[i]);
     free(d->blocks);
@@ -880,6 +911,12 @@ static void pop_decision(rs *r)
     free(d->alts);
     free(d->fcount);
     free(d->frozen);
+    free(d);
+}
+
+static void pop_decision(rs *r)
+{
+    decision_release(r->dec[--r->ndec], r->nthreads);
 }
 
 static bool await_accepts(const decision *d, wmx_val v)
@@ -896,7 +933,7 @@ static bool await_may_wait(const rs *r, const decision *d);
 static void swap_sources(rs *r, int di, int cell)
 {
     graph *g = &r->g;
-    decision *d = &r->dec[di];
+    decision *d = r->dec[di];
     int te = d->thread, ie = EID_INDEX(d->ev);
     for (int tc = 0; tc < r->nthreads; tc++)
         for (int ic = 0; ic < g->tn[tc]; ic++) {
@@ -930,7 +967,7 @@ static void discover(rs *r)
 {
     graph *g = &r->g;
     for (int di = 0; di < r->ndec; di++) {
-        decision *d = &r->dec[di];
+        decision *d = r->dec[di];
         int te = d->thread, ie = EID_INDEX(d->ev);
         bool present = ie < g->tn[te];
         wmx_eid cur = present ? g->tev[te][ie].rf : SRC_ABSENT;
@@ -974,7 +1011,7 @@ static void discover(rs *r)
 static wmx_eid fixed_source(rs *r, const decision *d, const alt *a, int t, int i)
 {
     if (i < d->fcount[t])
-        return r->g.tev[t][i].rf;
+        return d->fsrc ? d->fsrc[t][i] : r->g.tev[t][i].rf;
     if (EID_MAKE(t, i) == d->ev)
         return a->src;
     const int *pr = a->data + r->nthreads;
@@ -1125,11 +1162,6 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
         gev *gv = graph_slot(ng, t, i);
         gev_from_event(gv, ev);
         gv->pos = k;
-        if (from >= 0 && i < r->dec[from].fcount[t])
-            gv->dec = r->g.tev[t][i].dec;      /* the decision's fixed part */
-        else if (from >= 0 && EID_MAKE(t, i) == r->dec[from].ev)
-            gv->dec = from;                    /* the read whose source changed */
-        /* else: a cone's read (fixed) or the extension's (decided below) */
         ng->tn[t] = i + 1;
         r->order[k] = ev->id;
         /* clock: program-order predecessor, source, itself */
@@ -1171,7 +1203,6 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
         if (gev_is_read(gv)) {
             decision *d = push_decision(r, r->order[k], cnt, frozen);
             d->cell = gv->x.cell;
-            gv->dec = r->ndec - 1;
             if (gv->x.kind == X_AWAIT) {
                 d->is_await = true;
                 d->cmp = r->winfo[k].cmp;
@@ -1212,11 +1243,11 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
 }
 
 
-/* Explores alternative a of the top decision. */
-static void explore_alt(rs *r, int di, int ai)
+/* Explores alternative a (a copy: a shared decision's alts may move) of
+ * decision di. */
+static void explore_alt(rs *r, int di, const alt *a)
 {
-    decision *d = &r->dec[di];
-    alt *a = &d->alts[ai];
+    decision *d = r->dec[di];
     int nt = r->nthreads;
     int *cnt = wmx_malloc((size_t)(nt ? nt : 1) * sizeof *cnt);
     if (!build_fixed(r, d, a, cnt)) {
@@ -1582,6 +1613,124 @@ static void iter_finish(rfsmc_iter *it)
     explore_finish(r->res);
 }
 
+/* ---- --jobs: sharing decisions ----
+ *
+ * The search below a decision does not depend on the order in which its
+ * alternatives are explored: each alternative's node is a function of the
+ * decision's fixed part and the alternative's key, and every trace below
+ * the decision offers its sources to it, deduplicated by key.  So several
+ * workers may take alternatives of one decision, each exploring below it
+ * with its own graph and offering what it finds to the decisions they
+ * share: the classes are the same as with one worker.  A worker asked for
+ * work gives its shallowest decision that has alternatives left, as the
+ * path from the root to it; a decision is freed by the last worker whose
+ * path holds it, when nothing is left to take from it. */
+
+typedef struct rs_unit {
+    int n;
+    decision *path[];
+} rs_unit;
+
+/* Makes d shareable: its fixed part's sources copied from the current
+ * graph (which lies below every decision on the path). */
+static void share(rs *r, decision *d)
+{
+    if (d->shared)
+        return;
+    int nt = r->nthreads;
+    d->fsrc = wmx_calloc((size_t)(nt ? nt : 1), sizeof *d->fsrc);
+    for (int t = 0; t < nt; t++) {
+        d->fsrc[t] = wmx_malloc((size_t)(d->fcount[t] ? d->fcount[t] : 1) * sizeof **d->fsrc);
+        for (int i = 0; i < d->fcount[t]; i++)
+            d->fsrc[t][i] = r->g.tev[t][i].rf;
+    }
+    pthread_mutex_init(&d->mu, NULL);
+    d->refs = 1;
+    d->shared = true;
+}
+
+static bool has_work(decision *d)
+{
+    if (!d->shared)
+        return d->next < d->nalts;
+    pthread_mutex_lock(&d->mu);
+    bool w = d->next < d->nalts;
+    pthread_mutex_unlock(&d->mu);
+    return w;
+}
+
+static void give_away(rs *r)
+{
+    int di = 0;
+    while (di < r->ndec && !has_work(r->dec[di]))
+        di++;
+    if (di == r->ndec)
+        return;
+    rs_unit *u = wmx_malloc(sizeof *u + (size_t)(di + 1) * sizeof *u->path);
+    u->n = di + 1;
+    for (int k = 0; k <= di; k++) {
+        decision *d = r->dec[k];
+        share(r, d);
+        pthread_mutex_lock(&d->mu);
+        d->refs++;
+        pthread_mutex_unlock(&d->mu);
+        u->path[k] = d;
+    }
+    team_give(r->team, u);
+}
+
+typedef struct rs_ctx {
+    int nthreads;
+} rs_ctx;
+
+static void unit_drop(void *unit, void *ctx)
+{
+    rs_unit *u = unit;
+    const rs_ctx *c = ctx;
+    for (int k = u->n - 1; k >= 0; k--)
+        decision_release(u->path[k], c->nthreads);
+    free(u);
+}
+
+static bool iter_step(rfsmc_iter *it);
+static void iter_finish(rfsmc_iter *it);
+
+static void rfsmc_work(explore_worker *w)
+{
+    /* rfsmc_iter_new prepares the result itself */
+    explore_result_free(&w->res);
+    rfsmc_iter *it = rfsmc_iter_new(w->prog, &w->opts, &w->res, &w->err);
+    if (!it) {
+        explore_result_init(&w->res, w->prog, w->opts.model, ALGO_RFSMC);
+        w->rc = -1;
+        return;
+    }
+    rs *r = &it->r;
+    r->direct = true;
+    r->team = w->team;
+    it->started = w->id != 0;    /* worker 0 runs the root */
+    for (;;) {
+        while (iter_step(it))
+            ;
+        if (r->stop || !w->res.complete)
+            break;
+        rs_unit *u = team_take(w->team);
+        if (!u)
+            break;
+        /* the unit's holds become this worker's path */
+        if (u->n > r->capdec) {
+            r->capdec = u->n * 2;
+            r->dec = wmx_realloc(r->dec, (size_t)r->capdec * sizeof *r->dec);
+        }
+        for (int k = 0; k < u->n; k++)
+            r->dec[k] = u->path[k];
+        r->ndec = u->n;
+        free(u);
+    }
+    iter_finish(it);
+    rfsmc_iter_free(it);
+}
+
 /* One step of the search: the root, or the next alternative of the
  * deepest decision.  False when the search is over. */
 static bool iter_step(rfsmc_iter *it)
@@ -1603,12 +1752,23 @@ static bool iter_step(rfsmc_iter *it)
             r->stop = true;
             break;
         }
-        decision *d = &r->dec[r->ndec - 1];
-        if (d->next == d->nalts) {
+        if (r->team && team_hungry(r->team))
+            give_away(r);
+        decision *d = r->dec[r->ndec - 1];
+        alt a;
+        bool have;
+        if (d->shared)
+            pthread_mutex_lock(&d->mu);
+        have = d->next < d->nalts;
+        if (have)
+            a = d->alts[d->next++];
+        if (d->shared)
+            pthread_mutex_unlock(&d->mu);
+        if (!have) {
             pop_decision(r);
             continue;
         }
-        explore_alt(r, r->ndec - 1, d->next++);
+        explore_alt(r, r->ndec - 1, &a);
         return true;
     }
     return false;
@@ -1676,6 +1836,10 @@ void rfsmc_iter_free(rfsmc_iter *it)
 int explore_rfsmc(const wmx_program *prog, const explore_opts *opts,
                   explore_result *res, wmx_error *err)
 {
+    if (explore_jobs(opts) > 1) {
+        rs_ctx c = { prog->nthreads };
+        return explore_parallel(prog, opts, ALGO_RFSMC, rfsmc_work, unit_drop, &c, res, err);
+    }
     rfsmc_iter *it = rfsmc_iter_new(prog, opts, res, err);
     if (!it)
         return -1;

@@ -283,6 +283,15 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
             }
         } else if (opt_match(&o, "--ifaa", 0)) {
             opts.ifaa = true;
+        } else if (opt_match(&o, "--jobs", 1) || opt_match(&o, "-j", 1)) {
+            long j;
+            if (parse_long(ctx, "--jobs", o.value, &j) < 0)
+                return EXIT_USAGE;
+            if (j > 1024) {
+                fprintf(ctx->err, "wmx: --jobs: at most 1024 workers, got %ld\n", j);
+                return EXIT_USAGE;
+            }
+            opts.jobs = j == 0 ? -1 : (int)j;   /* 0: every core */
         } else if (opt_match(&o, "--plp", 0)) {
             plp = PLP_ASSUME;
         } else if (opt_match(&o, "--plp", 1)) {
@@ -550,7 +559,7 @@ static int cmd_version(int argc, char **argv, cmd_ctx *ctx)
 }
 
 const command wmx_commands[] = {
-    { "explore", "[FILE] [--model sc|tso|pso] [--algo rfsmc|rfstate|stateful|naive|odpor] [--ifaa] [--plp[=await]] [--dump-wut DIR] [--max-traces N] [--timeout S] [--max-memory SIZE] [--json | --format herd|json|text]",
+    { "explore", "[FILE] [--model sc|tso|pso] [--algo rfsmc|rfstate|stateful|naive|odpor] [--ifaa] [--plp[=await]] [--dump-wut DIR] [--jobs N] [--max-traces N] [--timeout S] [--max-memory SIZE] [--json | --format herd|json|text]",
       "explore every execution and report final states and the condition's verdict",
       "Explores the program under the memory model (default tso) with the chosen\n"
       "algorithm: rfsmc (default: reads-from SMC, one maximal trace per\n"
@@ -564,6 +573,9 @@ const command wmx_commands[] = {
       "distinct final states of the observed locations (those the condition names,\n"
       "plus `locations`), the condition's verdict (Ok/No) and herd7's observation\n"
       "(Never/Sometimes/Always), and any assertion violation with its trace.\n"
+      "--jobs N explores on N workers (0: one per core; default 1) with naive\n"
+      "and rfsmc: the same counts, states and verdict, states in the same order\n"
+      "(other algorithms run on one).\n"
       "--max-traces, --timeout (seconds, counted from the start of the command,\n"
       "loading included), --max-memory (resident size: 512M, 2G, bytes; default\n"
       "half of the RAM; 0 = none) and Ctrl-C stop early; the report then says\n"

@@ -494,6 +494,134 @@ START_TEST(random_join_differential)
 }
 END_TEST
 
+/* ---- --jobs: the same classes on several workers ---- */
+
+/* Runs algo on one worker and on two that split at every step; NULL when
+ * the counts, states and verdicts agree and no class came twice. */
+static const char *jobs_differential(const wmx_program *p, wmx_model model, explore_algo algo,
+                                     char *msg, size_t n)
+{
+    explore_opts o;
+    explore_opts_init(&o);
+    o.model = model;
+    o.algo = algo;
+    explore_result a, b;
+    wmx_error err = { 0 };
+    /* naive enumerates every interleaving: the small programs only */
+    if (algo == ALGO_NAIVE)
+        o.max_traces = 20000;
+    if (explore_run(p, &o, &a, &err) != 0) {
+        snprintf(msg, n, "%s: %s failed", p->name, algo_name(algo));
+        return msg;
+    }
+    if (!a.complete) {
+        explore_result_free(&a);
+        return NULL;
+    }
+    o.max_traces = 0;
+    fpcheck f = { 0 };
+    f.m = machine_new(p, model, &err);
+    f.obs = malloc((size_t)(a.nobserved + 1) * sizeof *f.obs);
+    for (int i = 0; i < a.nobserved; i++)
+        if (a.observed[i].thread < 0)
+            f.obs[f.nobs++] = a.observed[i].cell;
+    o.jobs = 2;
+    if (algo == ALGO_RFSMC) {
+        o.on_trace = on_trace;      /* serialised by the parallel run */
+        o.ud = &f;
+    }
+    const char *bad = NULL;
+    if (explore_run(p, &o, &b, &err) != 0) {
+        snprintf(msg, n, "%s: %s --jobs 2 failed", p->name, algo_name(algo));
+        explore_result_free(&a);
+        bad = msg;
+        goto out;
+    }
+    count_dups(&f);
+    if (a.traces != b.traces || a.blocked != b.blocked || a.positive != b.positive ||
+        a.negative != b.negative || a.nstates != b.nstates || a.error_traces != b.error_traces ||
+        a.events != b.events || a.nerrors != b.nerrors || !b.complete || f.dups)
+        bad = msg;
+    for (int i = 0; !bad && i < a.nstates; i++)
+        if (a.states[i].count != b.states[i].count ||
+            memcmp(a.states[i].vals, b.states[i].vals, (size_t)a.nobserved * sizeof(wmx_val)))
+            bad = msg;
+    if (bad)
+        snprintf(msg, n, "%s %s %s: 1 worker %ld+%ld %d states %ld events, 2 workers %ld+%ld %d states %ld events, %d duplicates",
+                 p->name, model_name(model), algo_name(algo), a.traces, a.blocked, a.nstates, a.events,
+                 b.traces, b.blocked, b.nstates, b.events, f.dups);
+    explore_result_free(&a);
+    explore_result_free(&b);
+out:
+    for (int i = 0; i < f.n; i++)
+        free(f.keys[i]);
+    free(f.keys);
+    free(f.obs);
+    machine_free((wmx_machine *)f.m);
+    return bad;
+}
+
+START_TEST(random_jobs)
+{
+    /* split at every step, so that these small programs are shared */
+    setenv("WMX_TEST_SPLIT", "1", 1);
+    char msg[512], first[512] = "";
+    int fails = 0;
+    for (uint64_t seed = 1; seed <= 150; seed++) {
+        wmx_program *p = random_program(seed);
+        for (int m = 0; m < 3; m++) {
+            const char *f = jobs_differential(p, (wmx_model)m, ALGO_RFSMC, msg, sizeof msg);
+            if (!f && m < 2 && seed <= 60)
+                f = jobs_differential(p, (wmx_model)m, ALGO_NAIVE, msg, sizeof msg);
+            if (f && !first[0])
+                snprintf(first, sizeof first, "%s", f);
+            fails += f != NULL;
+        }
+        ir_program_free(p);
+    }
+    unsetenv("WMX_TEST_SPLIT");
+    ck_assert_msg(fails == 0, "%d runs differ, first: %s", fails, first);
+}
+END_TEST
+
+/* --max-traces counts the traces of every worker */
+START_TEST(jobs_limits)
+{
+    wmx_program *p = random_program(7);
+    for (uint64_t seed = 8; seed < 400; seed++) {
+        explore_opts o;
+        explore_opts_init(&o);
+        o.model = MODEL_TSO;
+        explore_result a;
+        wmx_error err = { 0 };
+        ck_assert_int_eq(explore_run(p, &o, &a, &err), 0);
+        long all = a.traces + a.blocked;
+        explore_result_free(&a);
+        if (all >= 20)
+            break;
+        ir_program_free(p);
+        p = random_program(seed);
+    }
+    explore_opts o;
+    explore_opts_init(&o);
+    o.model = MODEL_TSO;
+    o.jobs = 2;
+    o.max_traces = 5;
+    setenv("WMX_TEST_SPLIT", "1", 1);
+    explore_result r;
+    wmx_error err = { 0 };
+    ck_assert_int_eq(explore_run(p, &o, &r, &err), 0);
+    unsetenv("WMX_TEST_SPLIT");
+    ck_assert(!r.complete);
+    ck_assert_str_eq(r.stop_reason, "max-traces");
+    /* each worker stops at its next poll: a few more than 5 at most */
+    ck_assert_int_ge(r.traces + r.blocked, 5);
+    ck_assert_int_le(r.traces + r.blocked, 5 + 4);
+    explore_result_free(&r);
+    ir_program_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("rfsmc");
@@ -505,6 +633,8 @@ static Suite *suite(void)
     tcase_add_test(tc, robustness);
     tcase_add_test(tc, random_differential);
     tcase_add_test(tc, random_join_differential);
+    tcase_add_test(tc, random_jobs);
+    tcase_add_test(tc, jobs_limits);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,37 @@
+#!/bin/sh
+# bench/jobs.sh - issue 15's parallel exploration: the same run on 1 and 2
+# workers (--jobs), whole process: seconds, peak KB, traces, and the
+# speed-up (target: at least 1.7x on 2 cores for readers-18 and lastzero-14).
+# naive and rfsmc split their search; odpor runs on one worker.
+set -u
+WMX=${WMX:-./wmx}
+cd "$(dirname "$0")/.."
+. bench/lib.sh
+. bench/rfsmc-gen.sh
+TMP=${TMPDIR:-/tmp}/wmx-bench-jobs.$$
+mkdir -p "$TMP"
+trap 'rm -rf "$TMP"' EXIT
+TIMEOUT=${TIMEOUT:-60}
+rc=0
+printf '%-14s %-12s %-26s %-26s %s\n' program run "--jobs 1" "--jobs 2" speed-up
+row() { # FAMILY N MODEL ALGO
+  "$1" "$2" > "$TMP/p.wmx"
+  cells=""
+  for j in 1 2; do
+    if ! measure "$TMP/out" "$WMX" explore --model "$3" --algo "$4" --jobs $j --json --timeout "$TIMEOUT" "$TMP/p.wmx"; then
+      [ -s "$TMP/out" ] || { echo "wmx failed on $1-$2 ($4, --jobs $j)"; cat "$TMP/out.err"; rc=1; return; }
+    fi
+    tr=$(json_field "$TMP/out" traces)
+    part=""; grep -q '"complete": true' "$TMP/out" || part="*"
+    eval "s$j=\$SECS"
+    cells="$cells$(printf '%-26s ' "${SECS}s ${KB}KB $tr$part")"
+  done
+  sp=$(awk -v a="$s1" -v b="$s2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }')
+  printf '%-14s %-12s %s%s\n' "$1-$2" "$3 $4" "$cells" "$sp"
+}
+row readers 18 sc rfsmc
+row lastzero 14 sc rfsmc
+row readers 16 tso rfsmc
+row lastzero 12 tso rfsmc
+row lastzero 5 sc naive
+exit $rc
