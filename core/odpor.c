@@ -183,7 +183,6 @@ struct odpor_state {
     int *touched;              /* cells whose last_* entries are set */
     unsigned *succ_stamp;      /* [bits_cap]: row of succ valid when == stamp */
     int *prev_of;              /* [n]: the thread's previous position, or -1 */
-    uint64_t *work_row;        /* one bitset */
     unsigned stamp;
     int hb_from;               /* rows and races before this position are those of the
                                 * last execution analysed (its prefix is unchanged) */
@@ -368,9 +367,7 @@ static void ensure_bits(odpor_state *s, int n)
     free(s->succ_stamp);
     free(s->cand_off);
     free(s->prev_of);
-    free(s->work_row);
     s->prev_of = wmx_malloc(((size_t)cap + 1) * sizeof *s->prev_of);
-    s->work_row = wmx_malloc((size_t)words * sizeof *s->work_row);
     s->pred = wmx_malloc((size_t)cap * (size_t)words * sizeof *s->pred);
     s->succ = wmx_malloc((size_t)cap * (size_t)words * sizeof *s->succ);
     s->succ_stamp = wmx_calloc((size_t)cap + 1, sizeof *s->succ_stamp);
@@ -553,27 +550,20 @@ static odpor_event scratch_step(odpor_state *s, int t)
  * no other direct predecessor of j happens after i. */
 static void nonblocking_races(odpor_state *s, int n)
 {
-    int w = s->words;
-    uint64_t *u = s->work_row;
     for (int j = 0; j < n; j++) {
         if (s->oev[j].await || s->cand_off[j] == s->cand_off[j + 1])
             continue;          /* awaits: the blocking analysis */
         int t = s->oev[j].thread;
-        /* u = what happens before some direct predecessor of j: a candidate
-         * in u has another event between it and j */
+        /* a candidate that happens before another direct predecessor of j
+         * (its thread's previous event or another candidate) has an event
+         * between it and j: a few bit tests, not a union of rows */
         int prev = s->prev_of[j];
-        if (prev >= 0)
-            memcpy(u, PRED(s, prev), (size_t)w * sizeof *u);
-        else
-            memset(u, 0, (size_t)w * sizeof *u);
-        for (int c = s->cand_off[j]; c < s->cand_off[j + 1]; c++) {
-            const uint64_t *pc = PRED(s, s->cand[c]);
-            for (int x = 0; x < w; x++)
-                u[x] |= pc[x];
-        }
         for (int c = s->cand_off[j]; c < s->cand_off[j + 1]; c++) {
             int i = s->cand[c];
-            if (bit(u, i))
+            bool covered = prev >= 0 && bit(PRED(s, prev), i);
+            for (int c2 = s->cand_off[j]; c2 < s->cand_off[j + 1] && !covered; c2++)
+                covered = c2 != c && bit(PRED(s, s->cand[c2]), i);
+            if (covered)
                 continue;
             if (s->ext)
                 s->ext->races++;
@@ -1032,7 +1022,6 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
     free(s->succ_stamp);
     free(s->cand_off);
     free(s->prev_of);
-    free(s->work_row);
     free(s->cand);
     free(s->prev_pos);
     free(s->last_w);
