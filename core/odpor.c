@@ -570,13 +570,24 @@ static void nonblocking_races(odpor_state *s, int n)
             int len = 0;
             for (int k = i + 1; k < n; k++)
                 if (!bit(PRED(s, k), i))
-                    s->seq[len++] = k;
-            replay(s, i, s->seq, len);
-            for (int x = 0; x < len; x++)
-                s->arr[x] = s->oev[s->seq[x]];
-            if (!thread_enabled(s, s->scratch, t))
-                continue;      /* cannot happen for non-await events */
-            s->arr[len] = scratch_step(s, t);
+                    s->arr[len++] = s->oev[k];
+            /* After notdep(i) thread t stands just before j (its events
+             * between i and j are all in notdep, or i and j would not be
+             * adjacent) with the same registers, so its next event is j's
+             * again; only a CAS's outcome depends on memory, and for it
+             * notdep is replayed on the machine. */
+            if (s->prog->threads[t].instrs[s->oev[j].instr].kind != I_CAS) {
+                s->arr[len] = s->oev[j];
+            } else {
+                int sl = 0;
+                for (int k = i + 1; k < n; k++)
+                    if (!bit(PRED(s, k), i))
+                        s->seq[sl++] = k;
+                replay(s, i, s->seq, sl);
+                if (!thread_enabled(s, s->scratch, t))
+                    continue;      /* cannot happen for non-await events */
+                s->arr[len] = scratch_step(s, t);
+            }
             try_insert(s, i, s->arr, len + 1, s->events[i].id, s->events[j].id, false);
         }
     }
