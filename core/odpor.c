@@ -39,7 +39,8 @@
 
 /* ---- the dependency relation ---- */
 
-bool odpor_conflict(const odpor_event *a, const odpor_event *b, bool ifaa)
+/* inlined in the explorer's loops, where it is most of the race analysis */
+static inline bool conflict(const odpor_event *a, const odpor_event *b, bool ifaa)
 {
     if (a->thread == b->thread)
         return true;
@@ -50,6 +51,11 @@ bool odpor_conflict(const odpor_event *a, const odpor_event *b, bool ifaa)
     if (ifaa && a->faa_unused && b->faa_unused)
         return false;
     return true;
+}
+
+bool odpor_conflict(const odpor_event *a, const odpor_event *b, bool ifaa)
+{
+    return conflict(a, b, ifaa);
 }
 
 odpor_event odpor_event_of(const wmx_program *p, const wmx_event *ev, bool *const *faa_unused)
@@ -279,12 +285,12 @@ static bool weak_initial(int p, const odpor_event *pev, const odpor_event *v, in
         }
     if (first >= 0) {
         for (int j = 0; j < first; j++)
-            if (odpor_conflict(&v[j], &v[first], ifaa))
+            if (conflict(&v[j], &v[first], ifaa))
                 return false;
         return true;
     }
     for (int j = 0; j < len; j++)
-        if (odpor_conflict(pev, &v[j], ifaa))
+        if (conflict(pev, &v[j], ifaa))
             return false;
     return true;
 }
@@ -630,7 +636,7 @@ static void blocking_race(odpor_state *s, int i, int n, const uint64_t *w0, int 
         }
         for (int x = 0; x < len; x++) {
             int k = s->seq[x];
-            if (s->oev[k].thread == t || !odpor_conflict(&s->oev[k], aw, s->ifaa))
+            if (s->oev[k].thread == t || !conflict(&s->oev[k], aw, s->ifaa))
                 continue;
             /* u' = u minus k and what happens after k */
             memcpy(tmp, u, (size_t)words * sizeof *tmp);
@@ -729,7 +735,7 @@ static void blocking_races(odpor_state *s, int n)
             continue;
         }
         for (int i = 0; i < end; i++) {
-            if (s->oev[i].thread == t || !odpor_conflict(&s->oev[i], &aw, s->ifaa))
+            if (s->oev[i].thread == t || !conflict(&s->oev[i], &aw, s->ifaa))
                 continue;
             const uint64_t *si = SUCC(s, i);
             bool ok = true, rewritten = false;
@@ -937,29 +943,26 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
                 mode = DESCEND;
                 continue;
             }
-            int nen = machine_enabled(m, STATE(s, d), s->enabled);
-            if (nen == 0) {
-                maximal(s);
+            /* the first enabled thread that is not asleep (SC: a step per
+             * thread, no flushes); its event is filled in when taken */
+            const sleep_entry *sl = SLEEP(s, d);
+            int pick = -1;
+            for (int t = 0; t < s->nthreads && pick < 0; t++)
+                if (!sl[t].on && thread_enabled(s, STATE(s, d), t))
+                    pick = t;
+            if (pick < 0) {
+                bool any = false;
+                for (int t = 0; t < s->nthreads && !any; t++)
+                    any = sl[t].on && thread_enabled(s, STATE(s, d), t);
+                if (!any)
+                    maximal(s);
+                else if (ext)
+                    ext->sleep_blocked++;
                 mode = BACKTRACK;
                 continue;
             }
-            if (s->nodes[s->root[d]].child < 0) {
-                const sleep_entry *sl = SLEEP(s, d);
-                int pick = -1;
-                for (int x = 0; x < nen && pick < 0; x++)
-                    if (!sl[s->enabled[x].thread].on)
-                        pick = s->enabled[x].thread;
-                if (pick < 0) {
-                    if (ext)
-                        ext->sleep_blocked++;
-                    mode = BACKTRACK;
-                    continue;
-                }
-                memcpy(s->scratch, STATE(s, d), s->ssize);
-                odpor_event ev = scratch_step(s, pick);
-                int c = node_new(s, pick, &ev);
-                node_append_child(s, s->root[d], c);
-            }
+            int c = node_new(s, pick, NULL);
+            node_append_child(s, s->root[d], c);
             mode = DESCEND;
             continue;
         }
@@ -987,11 +990,12 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
             machine_apply(m, STATE(s, d + 1), &tr, &s->events[d]);
             s->steps[d] = tr;
             s->oev[d] = odpor_event_of(prog, &s->events[d], s->faa_unused);
+            s->nodes[c].ev = s->oev[d];
             res->events++;
             const sleep_entry *sl = SLEEP(s, d);
             sleep_entry *nsl = SLEEP(s, d + 1);
             for (int q = 0; q < s->nthreads; q++) {
-                nsl[q].on = sl[q].on && !odpor_conflict(&sl[q].ev, &s->oev[d], s->ifaa);
+                nsl[q].on = sl[q].on && !conflict(&sl[q].ev, &s->oev[d], s->ifaa);
                 nsl[q].ev = sl[q].ev;
             }
             s->root[d + 1] = c;
