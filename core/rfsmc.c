@@ -1243,7 +1243,7 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
 }
 
 
-/* Under SC a witness can usually be built greedily: run the threads of the
+/* A witness can usually be built greedily, as an SC execution: run the threads of the
  * fixed part in program order, taking a read (or fence) as soon as its
  * source is the last write to its cell, and a write only when no read not
  * yet taken still needs the value it overwrites.  Every step is checked,
@@ -1253,8 +1253,6 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
  * was a quarter of readers-16's time and most of longwriter's. */
 static bool greedy_witness(rs *r, const graph *g)
 {
-    if (r->model != MODEL_SC)
-        return false;
     int nt = r->nthreads, n = 0;
     int *off = r->tmpcount;        /* scratch: per-thread offsets */
     for (int t = 0; t < nt; t++) {
@@ -1267,7 +1265,11 @@ static bool greedy_witness(rs *r, const graph *g)
     int *need = wmx_calloc((size_t)n + (size_t)cells + 1, sizeof *need);  /* [k], then init per cell */
     int *lastk = wmx_malloc((size_t)(cells ? cells : 1) * sizeof *lastk);
     int *next = wmx_calloc((size_t)(nt ? nt : 1), sizeof *next);
-    wmx_transition *wit = wmx_malloc((size_t)n * sizeof *wit);
+    /* under TSO and PSO the same order with each store flushed at once is
+     * a trace of the machine (an SC execution is one of theirs) */
+    bool flush = r->model != MODEL_SC;
+    wmx_transition *wit = wmx_malloc((size_t)(flush ? 2 * n : n) * sizeof *wit);
+    int wl = 0;
     for (int c = 0; c < cells; c++)
         lastk[c] = -1;
     for (int t = 0; t < nt; t++)
@@ -1321,13 +1323,15 @@ static bool greedy_witness(rs *r, const graph *g)
         if (gev_is_write(e) && c >= 0)
             lastk[c] = off[pick] + next[pick];
         next[pick]++;
-        wit[step] = (wmx_transition){ TR_STEP, pick, -1 };
+        wit[wl++] = (wmx_transition){ TR_STEP, pick, -1 };
+        if (flush && e->x.kind == X_WRITE)
+            wit[wl++] = (wmx_transition){ TR_FLUSH, pick, r->model == MODEL_PSO ? c : -1 };
     }
 #undef NEED_OF
     if (ok) {
         free(r->wit);
         r->wit = wit;
-        r->wlen = n;
+        r->wlen = wl;
     } else {
         free(wit);
     }
