@@ -97,6 +97,8 @@ typedef struct decision {
     int refs;              /* workers (and queued units) holding it */
     pthread_mutex_t mu;
     wmx_eid **fsrc;        /* per thread, fcount[t] sources (reads only) */
+    uint64_t **settled;    /* per thread, sources whose key cannot change (see offer) */
+    int *settled_words;
 } decision;
 
 typedef struct rs {
@@ -867,9 +869,48 @@ static void offer_key(rs *r, int di, alt a)
     pthread_mutex_unlock(&d->mu);
 }
 
+/* A source whose cone has no read outside d's fixed part has the same key
+ * in every trace below d (its thread's events up to it, and their cones,
+ * follow from the fixed part alone): once offered it is *settled*, and
+ * later traces skip it without building its key again (longwriter's one
+ * read was offered all N writes by each of its N traces). */
+static bool settled(const decision *d, wmx_eid src)
+{
+    int t = EID_THREAD(src), i = EID_INDEX(src);
+    return d->settled && i < 64 * d->settled_words[t] &&
+           ((d->settled[t][i >> 6] >> (i & 63)) & 1);
+}
+
+static void settle(decision *d, wmx_eid src, int nthreads)
+{
+    int t = EID_THREAD(src), i = EID_INDEX(src);
+    if (!d->settled) {
+        d->settled = wmx_calloc((size_t)nthreads, sizeof *d->settled);
+        d->settled_words = wmx_calloc((size_t)nthreads, sizeof *d->settled_words);
+    }
+    if (i >= 64 * d->settled_words[t]) {
+        int w = d->settled_words[t] ? 2 * d->settled_words[t] : 1;
+        while (i >= 64 * w)
+            w *= 2;
+        d->settled[t] = wmx_realloc(d->settled[t], (size_t)w * sizeof **d->settled);
+        memset(d->settled[t] + d->settled_words[t], 0,
+               (size_t)(w - d->settled_words[t]) * sizeof **d->settled);
+        d->settled_words[t] = w;
+    }
+    d->settled[t][i >> 6] |= (uint64_t)1 << (i & 63);
+}
+
 static void offer(rs *r, int di, wmx_eid src)
 {
-    offer_key(r, di, make_key(r, r->dec[di], src));
+    decision *d = r->dec[di];
+    /* a shared decision keeps no such cache: its key set is what it has */
+    if (src >= 0 && !d->shared && settled(d, src))
+        return;
+    alt a = make_key(r, d, src);
+    bool fixed = src >= 0 && a.nextra == 0;
+    offer_key(r, di, a);
+    if (fixed && !d->shared)
+        settle(d, src, r->nthreads);
 }
 
 static decision *push_decision(rs *r, wmx_eid ev, const int *fcount, const unsigned char *frozen)
@@ -911,6 +952,12 @@ static void decision_release(decision *d, int nthreads)
     free(d->alts);
     free(d->fcount);
     free(d->frozen);
+    if (d->settled) {
+        for (int t = 0; t < nthreads; t++)
+            free(d->settled[t]);
+        free(d->settled);
+        free(d->settled_words);
+    }
     free(d);
 }
 
