@@ -116,6 +116,8 @@ static int key_cmp(const void *a, const void *b)
 /* Counts the classes reported more than once. */
 static void count_dups(fpcheck *f)
 {
+    if (f->n < 2)
+        return;                 /* nothing recorded (no on_trace): no keys */
     qsort(f->keys, (size_t)f->n, sizeof *f->keys, key_cmp);
     for (int i = 1; i < f->n; i++)
         if (strcmp(f->keys[i - 1], f->keys[i]) == 0)
