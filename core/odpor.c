@@ -384,6 +384,28 @@ static void ensure_bits(odpor_state *s, int n)
 
 #define PRED(s, j) (&(s)->pred[(size_t)(j) * (size_t)(s)->words])
 
+/* Records access j (event e, which has a cell) as its thread's last one to
+ * the cell; a cell's first access by any thread joins `touched` (cleared
+ * after the analysis).  Returns the new count of touched cells. */
+static inline int record_access(odpor_state *s, const odpor_event *e, int j, int ntouched)
+{
+    int T = s->nthreads;
+    size_t at = (size_t)e->cell * (size_t)T + (size_t)e->thread;
+    if (s->last_a[at] < 0 && s->last_w[at] < 0 && s->last_s[at] < 0) {
+        bool seen = false;
+        for (int t = 0; t < T && !seen; t++)
+            seen = t != e->thread && s->last_a[(size_t)e->cell * (size_t)T + (size_t)t] >= 0;
+        if (!seen)
+            s->touched[ntouched++] = e->cell;
+    }
+    s->last_a[at] = j;
+    if (e->writes)
+        s->last_w[at] = j;
+    if (!e->faa_unused)
+        s->last_s[at] = j;
+    return ntouched;
+}
+
 /* happens-before of E[0..n): pred[j] = positions before j that happen
  * before it, built from j's direct predecessors only, so an event costs
  * (threads x words) rather than a scan of the whole trace. */
@@ -421,21 +443,8 @@ static bool compute_hb(odpor_state *s, int n)
     int from = s->hb_from < n ? s->hb_from : n;
     for (int j = 0; j < from; j++) {
         const odpor_event *e = &s->oev[j];
-        if (e->cell >= 0) {
-            size_t at = (size_t)e->cell * (size_t)T + (size_t)e->thread;
-            if (s->last_a[at] < 0 && s->last_w[at] < 0 && s->last_s[at] < 0) {
-                bool seen = false;
-                for (int t = 0; t < T && !seen; t++)
-                    seen = t != e->thread && s->last_a[(size_t)e->cell * (size_t)T + (size_t)t] >= 0;
-                if (!seen)
-                    s->touched[ntouched++] = e->cell;
-            }
-            s->last_a[at] = j;
-            if (e->writes)
-                s->last_w[at] = j;
-            if (!(e->faa_unused))
-                s->last_s[at] = j;
-        }
+        if (e->cell >= 0)
+            ntouched = record_access(s, e, j, ntouched);
         s->prev_pos[e->thread] = j;
     }
     ncand = from ? s->cand_off[from] : 0;
@@ -478,19 +487,7 @@ static bool compute_hb(odpor_state *s, int n)
                     s->cand[b2] = s->cand[b2 - 1];
                     s->cand[b2 - 1] = tmp;
                 }
-            size_t at = (size_t)e->cell * (size_t)T + (size_t)e->thread;
-            if (s->last_a[at] < 0 && s->last_w[at] < 0 && s->last_s[at] < 0) {
-                bool seen = false;      /* first touch of this cell by any thread? */
-                for (int t = 0; t < T && !seen; t++)
-                    seen = t != e->thread && s->last_a[(size_t)e->cell * (size_t)T + (size_t)t] >= 0;
-                if (!seen)
-                    s->touched[ntouched++] = e->cell;
-            }
-            s->last_a[at] = j;
-            if (e->writes)
-                s->last_w[at] = j;
-            if (!(e->faa_unused))
-                s->last_s[at] = j;
+            ntouched = record_access(s, e, j, ntouched);
         }
         s->prev_pos[e->thread] = j;
     }
