@@ -36,19 +36,77 @@ static void format_value(const wmx_program *p, wmx_val v, char *buf, size_t n)
     snprintf(buf, n, "%lld", (long long)v);
 }
 
-void report_state_line(const explore_result *res, const final_state *s, char *buf, size_t n)
+static size_t int_text(char *buf, long long v);
+
+/* The text of every state starts each cell with the same "key=": format
+ * the keys once (per state, ir_lhs_format and snprintf were a third of
+ * printing readers-16's 65536 states). */
+typedef struct state_keys {
+    char **key;
+    size_t *len;
+    bool plain;          /* .wmx: values are numbers, never cell names */
+} state_keys;
+
+static void state_keys_init(state_keys *k, const explore_result *res)
+{
+    k->key = wmx_calloc((size_t)res->nobserved + 1, sizeof *k->key);
+    k->len = wmx_calloc((size_t)res->nobserved + 1, sizeof *k->len);
+    k->plain = strcmp(res->prog->arch, "wmx") == 0;
+    for (int i = 0; i < res->nobserved; i++) {
+        char key[160];
+        ir_lhs_format(res->prog, &res->observed[i], key, sizeof key);
+        size_t l = strlen(key);
+        k->key[i] = wmx_malloc(l + 3);
+        size_t n = 0;
+        if (i)
+            k->key[i][n++] = ' ';
+        memcpy(k->key[i] + n, key, l);
+        n += l;
+        k->key[i][n++] = '=';
+        k->key[i][n] = '\0';
+        k->len[i] = n;
+    }
+}
+
+static void state_keys_free(state_keys *k, const explore_result *res)
+{
+    for (int i = 0; i < res->nobserved; i++)
+        free(k->key[i]);
+    free(k->key);
+    free(k->len);
+}
+
+static void state_text(const explore_result *res, const state_keys *k, const final_state *s,
+                       char *buf, size_t n)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (int i = 0; i < res->nobserved && used < n; i++) {
-        char key[160], val[64];
-        ir_lhs_format(res->prog, &res->observed[i], key, sizeof key);
-        format_value(res->prog, s->vals[i], val, sizeof val);
-        int k = snprintf(buf + used, n - used, "%s%s=%s;", i ? " " : "", key, val);
-        if (k < 0)
+    for (int i = 0; i < res->nobserved; i++) {
+        char val[64];
+        size_t vl;
+        if (k->plain) {
+            vl = int_text(val, (long long)s->vals[i]);
+        } else {
+            format_value(res->prog, s->vals[i], val, sizeof val);
+            vl = strlen(val);
+        }
+        if (used + k->len[i] + vl + 2 > n)
             break;
-        used += (size_t)k;
+        memcpy(buf + used, k->key[i], k->len[i]);
+        used += k->len[i];
+        memcpy(buf + used, val, vl);
+        used += vl;
+        buf[used++] = ';';
+        buf[used] = '\0';
     }
+}
+
+void report_state_line(const explore_result *res, const final_state *s, char *buf, size_t n)
+{
+    state_keys k;
+    state_keys_init(&k, res);
+    state_text(res, &k, s, buf, n);
+    state_keys_free(&k, res);
 }
 
 static const char *quant_word(quantifier q)
@@ -78,10 +136,14 @@ void report_herd(FILE *out, const explore_result *res)
     char line[4096];
     fprintf(out, "Test %s %s\n", p->name, herd_kind(p->quant));
     fprintf(out, "States %d\n", res->nstates);
+    state_keys keys;
+    state_keys_init(&keys, res);
     for (int i = 0; i < res->nstates; i++) {
-        report_state_line(res, &res->states[i], line, sizeof line);
-        fprintf(out, "%s\n", line);
+        state_text(res, &keys, &res->states[i], line, sizeof line);
+        fputs(line, out);
+        fputc('\n', out);
     }
+    state_keys_free(&keys, res);
     fprintf(out, "%s\n", explore_cond_ok(res) ? "Ok" : "No");
     fprintf(out, "Witnesses\n");
     fprintf(out, "Positive: %ld Negative: %ld\n", res->positive, res->negative);
@@ -141,8 +203,10 @@ void report_text(FILE *out, const explore_result *res)
             res->events, res->time_s, res->complete ? "" : "  (PARTIAL: stopped: ",
             res->complete ? "" : report_stop_text(res), res->complete ? "" : ")");
     fprintf(out, "States %d\n", res->nstates);
+    state_keys keys;
+    state_keys_init(&keys, res);
     for (int i = 0; i < res->nstates; i++) {
-        report_state_line(res, &res->states[i], line, sizeof line);
+        state_text(res, &keys, &res->states[i], line, sizeof line);
         char count[32] = "";
         if (res->states[i].count > 0)
             snprintf(count, sizeof count, "%6ld trace%s", res->states[i].count,
@@ -150,6 +214,7 @@ void report_text(FILE *out, const explore_result *res)
         fprintf(out, "  %-40s %13s%s\n", line, count,
                 p->quant != Q_NONE && res->states[i].satisfies ? "   <- satisfies the condition" : "");
     }
+    state_keys_free(&keys, res);
     if (p->quant != Q_NONE) {
         report_condition(p, line, sizeof line);
         fprintf(out, "Condition %s\n", line);
