@@ -163,6 +163,11 @@ typedef struct rs {
     int *gwoff;
     wmx_eid *gw;
     int gwcap;
+    /* under SC, the events build_fixed ran, per thread: a greedy witness
+     * is these in another order, so run_node need not run it again */
+    wmx_event **fev;
+    int *fevcap;
+    char *initstate;       /* the model machine's initial state */
 } rs;
 
 static bool gev_is_write(const gev *g)
@@ -1147,6 +1152,13 @@ static bool build_fixed(rs *r, const decision *d, const alt *a, int *cnt)
                     return false;  /* an await whose condition fails */
                 wmx_event ev;
                 machine_apply(r->lm, r->lstate, &step, &ev);
+                if (r->fev) {
+                    if (i >= r->fevcap[t]) {
+                        r->fevcap[t] = 2 * i + 16;
+                        r->fev[t] = wmx_realloc(r->fev[t], (size_t)r->fevcap[t] * sizeof *r->fev[t]);
+                    }
+                    r->fev[t][i] = ev;
+                }
                 gev *gv = graph_slot(ng, t, i);
                 gev_from_event(gv, &ev);
                 gv->x.index = i;
@@ -1180,18 +1192,40 @@ static void trace_push(rs *r, const wmx_transition *tr, const wmx_event *ev)
  * the decision whose alternative this is (-1 for the root), `fcnt` the
  * fixed part's counts, `frozen` the frozen threads.  Builds the new current
  * graph, reports its classes, pushes its decisions and collects sources. */
-static void run_node(rs *r, int from, const int *fcnt, const unsigned char *frozen)
+static void run_node(rs *r, int from, const int *fcnt, const unsigned char *frozen, bool built)
 {
     int nt = r->nthreads;
     const wmx_machine *m = r->mm;
     r->tlen = 0;
-    machine_init(m, r->mstate);
-    for (int i = 0; i < r->wlen; i++) {
-        if (!machine_is_enabled(m, r->mstate, &r->wit[i]))
-            break;
-        wmx_event ev;
-        machine_apply(m, r->mstate, &r->wit[i], &ev);
-        trace_push(r, &r->wit[i], &ev);
+    if (built) {
+        /* SC and a greedy witness: the threads stand where build_fixed
+         * left them; memory is what the witness order leaves */
+        memcpy(r->mstate, r->lstate, r->mss);
+        int cells = r->prog->ncells;
+        wmx_val *mem = (wmx_val *)machine_memory(m, r->mstate);
+        wmx_eid *wr = (wmx_eid *)machine_memory_writer(m, r->mstate);
+        memcpy(mem, machine_memory(m, r->initstate), (size_t)cells * sizeof *mem);
+        memcpy(wr, machine_memory_writer(m, r->initstate), (size_t)cells * sizeof *wr);
+        int *at = r->tmpcone;
+        memset(at, 0, (size_t)nt * sizeof *at);
+        for (int i = 0; i < r->wlen; i++) {
+            int t = r->wit[i].thread;
+            const wmx_event *ev = &r->fev[t][at[t]++];
+            trace_push(r, &r->wit[i], ev);
+            if (ev->cell >= 0 && (ev->kind == EV_WRITE || (ev->kind == EV_RMW && ev->wrote))) {
+                mem[ev->cell] = ev->value;
+                wr[ev->cell] = ev->id;
+            }
+        }
+    } else {
+        machine_init(m, r->mstate);
+        for (int i = 0; i < r->wlen; i++) {
+            if (!machine_is_enabled(m, r->mstate, &r->wit[i]))
+                break;
+            wmx_event ev;
+            machine_apply(m, r->mstate, &r->wit[i], &ev);
+            trace_push(r, &r->wit[i], &ev);
+        }
     }
     for (;;) {
         if (rs_poll(r))
@@ -1428,6 +1462,7 @@ static void explore_alt(rs *r, int di, const alt *a)
      * (saturating first was a tenth of readers-16's time, for
      * alternatives the greedy order accepts anyway). */
     bool ok = greedy_witness(r, &r->ng);
+    bool built = ok && r->fev;
     if (!ok) {
         if (saturate(r, &r->ng)) {
             r->refuted++;
@@ -1450,7 +1485,7 @@ static void explore_alt(rs *r, int di, const alt *a)
     memcpy(fz, d->frozen, (size_t)nt);
     if (a->src == SRC_ABSENT)
         fz[d->thread] = 1;
-    run_node(r, di, cnt, fz);
+    run_node(r, di, cnt, fz, built);
     free(fz);
     free(cnt);
 }
@@ -1763,6 +1798,12 @@ rfsmc_iter *rfsmc_iter_new(const wmx_program *prog, const explore_opts *opts,
     r->lstate = wmx_malloc(r->lss);
     r->mstate = wmx_malloc(r->mss);
     r->rstate = wmx_malloc(r->mss);
+    if (opts->model == MODEL_SC && r->lss == r->mss) {
+        r->fev = wmx_calloc(nt, sizeof *r->fev);
+        r->fevcap = wmx_calloc(nt, sizeof *r->fevcap);
+        r->initstate = wmx_malloc(r->mss);
+        machine_init(r->mm, r->initstate);
+    }
     r->en = wmx_malloc((size_t)machine_max_enabled(r->mm) * sizeof *r->en + sizeof *r->en);
     r->tmpcount = wmx_calloc(nt, sizeof *r->tmpcount);
     r->tmpcone = wmx_calloc(nt, sizeof *r->tmpcone);
@@ -1918,7 +1959,7 @@ static bool iter_step(rfsmc_iter *it)
         int *zero = wmx_calloc(nt, sizeof *zero);
         unsigned char *nofz = wmx_calloc(nt, 1);
         r->wlen = 0;
-        run_node(r, -1, zero, nofz);
+        run_node(r, -1, zero, nofz, false);
         free(zero);
         free(nofz);
         return true;
@@ -2005,6 +2046,11 @@ void rfsmc_iter_free(rfsmc_iter *it)
     free(r->bits);
     free(r->gwoff);
     free(r->gw);
+    for (int t = 0; r->fev && t < r->nthreads; t++)
+        free(r->fev[t]);
+    free(r->fev);
+    free(r->fevcap);
+    free(r->initstate);
     free(r->evtab);
     machine_free(r->lm);
     machine_free(r->mm);
