@@ -180,6 +180,23 @@ void machine_free(wmx_machine *m)
     free(m);
 }
 
+/* dst's state with src's threads (registers, program counters, status,
+ * event counts), src's memory and empty buffers.  Both machines run the
+ * same program; src is usually the SC machine. */
+void machine_transplant(const wmx_machine *dst, void *ds, const wmx_machine *src, const void *ss)
+{
+    memset(ds, 0, dst->size);
+    memcpy(ds, ss, (size_t)src->nregs_total * sizeof(wmx_val));
+    memcpy(mem_of(dst, ds), mem_of(src, CS(ss)), (size_t)src->ncells * sizeof(wmx_val));
+    memcpy(writer_of(dst, ds), writer_of(src, CS(ss)), (size_t)src->ncells * sizeof(wmx_eid));
+    for (int t = 0; t < src->nthreads; t++) {
+        struct tstate *d = ts_of(dst, ds, t);
+        *d = *ts_of(src, CS(ss), t);
+        d->nbuf = 0;
+        d->bhead = 0;
+    }
+}
+
 const wmx_program *machine_program(const wmx_machine *m) { return m->prog; }
 wmx_model machine_model(const wmx_machine *m) { return m->model; }
 size_t machine_state_size(const wmx_machine *m) { return m->size; }

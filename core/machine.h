@@ -119,6 +119,11 @@ void machine_key(const wmx_machine *m, const void *state, void *key);
 uint64_t machine_hash(const wmx_machine *m, const void *state);
 
 /* ---- read access (the UI draws these) ---- */
+/* dst's state with src's threads and memory and every buffer empty (the
+ * same program under another model: a trace whose stores were all flushed
+ * at once leaves exactly that) */
+void machine_transplant(const wmx_machine *dst, void *dst_state, const wmx_machine *src,
+                        const void *src_state);
 const wmx_val *machine_memory(const wmx_machine *m, const void *state);
 /* last memory-write to each cell (EID_INIT when none) */
 const wmx_eid *machine_memory_writer(const wmx_machine *m, const void *state);

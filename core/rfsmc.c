@@ -1198,9 +1198,14 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
     const wmx_machine *m = r->mm;
     r->tlen = 0;
     if (built) {
-        /* SC and a greedy witness: the threads stand where build_fixed
-         * left them; memory is what the witness order leaves */
-        memcpy(r->mstate, r->lstate, r->mss);
+        /* a greedy witness: the threads stand where build_fixed left them
+         * (under TSO and PSO with empty buffers: every store was flushed
+         * at once), and memory is what the witness order leaves */
+        bool sc = r->model == MODEL_SC;
+        if (sc)
+            memcpy(r->mstate, r->lstate, r->mss);
+        else
+            machine_transplant(m, r->mstate, r->lm, r->lstate);
         int cells = r->prog->ncells;
         wmx_val *mem = (wmx_val *)machine_memory(m, r->mstate);
         wmx_eid *wr = (wmx_eid *)machine_memory_writer(m, r->mstate);
@@ -1208,15 +1213,50 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
         memcpy(wr, machine_memory_writer(m, r->initstate), (size_t)cells * sizeof *wr);
         int *at = r->tmpcone;
         memset(at, 0, (size_t)nt * sizeof *at);
+        wmx_event last = { 0 };
         for (int i = 0; i < r->wlen; i++) {
             int t = r->wit[i].thread;
-            const wmx_event *ev = &r->fev[t][at[t]++];
-            trace_push(r, &r->wit[i], ev);
-            if (ev->cell >= 0 && (ev->kind == EV_WRITE || (ev->kind == EV_RMW && ev->wrote))) {
-                mem[ev->cell] = ev->value;
-                wr[ev->cell] = ev->id;
+            wmx_event ev;
+            if (r->wit[i].kind == TR_FLUSH) {
+                /* the store just before it, reaching memory */
+                ev = (wmx_event){ .kind = EV_WRITE_MEM, .thread = t, .id = last.id, .instr = -1,
+                                  .cell = last.cell, .value = last.value, .rf = EID_INIT };
+            } else {
+                ev = r->fev[t][at[t]++];
+                if (!sc && ev.kind == EV_WRITE) {
+                    ev.kind = EV_WRITE_BUF;
+                    last = ev;
+                }
+            }
+            trace_push(r, &r->wit[i], &ev);
+            if (ev.cell >= 0 && (ev.kind == EV_WRITE || ev.kind == EV_WRITE_MEM ||
+                                 (ev.kind == EV_RMW && ev.wrote))) {
+                mem[ev.cell] = ev.value;
+                wr[ev.cell] = ev.id;
             }
         }
+#ifdef WMX_CHECK_BUILT
+        {
+            char *chk = wmx_malloc(r->mss);
+            machine_init(m, chk);
+            for (int i = 0; i < r->wlen; i++) {
+                wmx_event ev;
+                if (!machine_is_enabled(m, chk, &r->wit[i]))
+                    abort();
+                machine_apply(m, chk, &r->wit[i], &ev);
+                if (memcmp(&ev, &r->events[i], sizeof ev) != 0) {
+                    wmx_event a = r->events[i];
+                    if (a.kind != ev.kind || a.thread != ev.thread || a.id != ev.id || a.instr != ev.instr ||
+                        a.cell != ev.cell || a.value != ev.value || a.read != ev.read || a.wrote != ev.wrote ||
+                        a.rf != ev.rf || a.from_buffer != ev.from_buffer)
+                        abort();
+                }
+            }
+            if (memcmp(chk, r->mstate, r->mss) != 0)
+                abort();
+            free(chk);
+        }
+#endif
     } else {
         machine_init(m, r->mstate);
         for (int i = 0; i < r->wlen; i++) {
@@ -1798,7 +1838,7 @@ rfsmc_iter *rfsmc_iter_new(const wmx_program *prog, const explore_opts *opts,
     r->lstate = wmx_malloc(r->lss);
     r->mstate = wmx_malloc(r->mss);
     r->rstate = wmx_malloc(r->mss);
-    if (opts->model == MODEL_SC && r->lss == r->mss) {
+    if (opts->model != MODEL_SC || r->lss == r->mss) {
         r->fev = wmx_calloc(nt, sizeof *r->fev);
         r->fevcap = wmx_calloc(nt, sizeof *r->fevcap);
         r->initstate = wmx_malloc(r->mss);
