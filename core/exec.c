@@ -22,15 +22,6 @@ const char *xkind_name(xkind k)
     return "?";
 }
 
-bool xev_is_read(const xevent *e)
-{
-    return e->kind == X_READ || e->kind == X_AWAIT || e->kind == X_RMW;
-}
-
-bool xev_is_write(const xevent *e)
-{
-    return e->kind == X_WRITE || (e->kind == X_RMW && e->wrote);
-}
 
 const char *rel_name(rel_kind k)
 {

@@ -55,9 +55,16 @@ typedef struct wmx_exec {
     int *obs_writer;
 } wmx_exec;
 
-/* Reads (loads, awaits, rmws) and writes (stores, rmws that wrote). */
-bool xev_is_read(const xevent *e);
-bool xev_is_write(const xevent *e);
+/* Reads (loads, awaits, rmws) and writes (stores, rmws that wrote).
+ * Inline: the explorers ask it of every event of every trace. */
+static inline bool xev_is_read(const xevent *e)
+{
+    return e->kind == X_READ || e->kind == X_AWAIT || e->kind == X_RMW;
+}
+static inline bool xev_is_write(const xevent *e)
+{
+    return e->kind == X_WRITE || (e->kind == X_RMW && e->wrote);
+}
 
 /* Builds an execution from the events of a machine trace (events[i] is what
  * step i did).  Thread events are numbered per thread from 0, as the machine

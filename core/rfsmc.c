@@ -163,6 +163,7 @@ typedef struct rs {
     int *gwoff;
     wmx_eid *gw;
     int gwcap;
+    const graph *gw_of;    /* the graph gw indexes (NULL: none) */
     /* under SC, the events build_fixed ran, per thread: a greedy witness
      * is these in another order, so run_node need not run it again */
     wmx_event **fev;
@@ -219,6 +220,9 @@ static gev *graph_ev(graph *g, wmx_eid id)
  * every event per decision was a tenth of lastzero-14's time). */
 static void index_writes(rs *r, const graph *g)
 {
+    if (r->gw_of == g)
+        return;             /* finish_graph and discover share the index */
+    r->gw_of = g;
     int cells = r->prog->ncells, nt = r->nthreads, n = 0;
     if (!r->gwoff)
         r->gwoff = wmx_calloc((size_t)cells + 2, sizeof *r->gwoff);
@@ -248,26 +252,20 @@ static void index_writes(rs *r, const graph *g)
 
 static void gev_from_event(gev *g, const wmx_event *ev)
 {
-    memset(g, 0, sizeof *g);
-    g->x.thread = ev->thread;
-    g->x.index = EID_INDEX(ev->id);
-    g->x.instr = ev->instr;
-    g->x.cell = ev->cell;
-    g->x.value = ev->value;
-    g->x.read = ev->read;
-    g->x.wrote = ev->wrote;
-    g->x.rf = -1;
-    g->x.mem_order = -1;
-    g->rf = EID_INIT;
+    /* every field set once, no memset: two calls per event of every trace */
+    xkind k;
     switch (ev->kind) {
-    case EV_READ: g->x.kind = X_READ; break;
-    case EV_AWAIT: g->x.kind = X_AWAIT; break;
-    case EV_FENCE: g->x.kind = X_FENCE; g->x.cell = -1; break;
-    case EV_RMW: g->x.kind = X_RMW; break;
-    default: g->x.kind = X_WRITE; break;
+    case EV_READ: k = X_READ; break;
+    case EV_AWAIT: k = X_AWAIT; break;
+    case EV_FENCE: k = X_FENCE; break;
+    case EV_RMW: k = X_RMW; break;
+    default: k = X_WRITE; break;
     }
-    if (xev_is_read(&g->x))
-        g->rf = ev->rf;
+    g->x = (xevent){ .kind = k, .thread = ev->thread, .index = EID_INDEX(ev->id), .instr = ev->instr,
+                     .cell = k == X_FENCE ? -1 : ev->cell, .value = ev->value, .read = ev->read,
+                     .wrote = ev->wrote, .rf = -1, .flushed = false, .mem_order = -1, .line = 0 };
+    g->rf = k == X_WRITE || k == X_FENCE ? EID_INIT : ev->rf;
+    g->pos = 0;
 }
 
 /* ---- the graph as an execution for the checker ---- */
@@ -1268,7 +1266,8 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
         }
     }
     for (;;) {
-        if (rs_poll(r))
+        /* the budget every 64 steps: polling per step was 3% of a long trace */
+        if (((r->tlen & 63) == 0 || r->stop) && rs_poll(r))
             break;
         int n = machine_enabled(m, r->mstate, r->en);
         int pick = -1;
@@ -1326,6 +1325,7 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
     graph tmp = r->g;
     r->g = r->ng;
     r->ng = tmp;
+    r->gw_of = NULL;
 
     long before = r->res->traces + r->res->blocked;
     finish_graph(r);
