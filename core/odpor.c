@@ -934,6 +934,7 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
      * 7% of a long thread's exploration */
     long polled_found = -1;
     unsigned polls = 0;
+    int picked = -1;         /* the node ENTER just chose */
 #define ODPOR_POLL() \
     ((res->traces + res->blocked != polled_found || (++polls & 31) == 0) && \
      (polled_found = res->traces + res->blocked, explore_should_stop(&clk, opts, res, d)))
@@ -968,6 +969,7 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
             }
             int c = node_new(s, pick, NULL);
             node_append_child(s, s->root[d], c);
+            picked = c;          /* enabled: thread_enabled just said so */
             mode = DESCEND;
             continue;
         }
@@ -983,7 +985,9 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
             int c = s->nodes[s->root[d]].child;
             int t = s->nodes[c].thread;
             wmx_transition tr = { TR_STEP, t, -1 };
-            if (!machine_is_enabled(m, STATE(s, d), &tr)) {
+            bool known = c == picked;
+            picked = -1;
+            if (!known && !machine_is_enabled(m, STATE(s, d), &tr)) {
                 /* cannot happen: wakeup sequences are executions */
                 s->nodes[s->root[d]].child = s->nodes[c].sibling;
                 s->nodes[c].sibling = -1;
