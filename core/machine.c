@@ -231,6 +231,28 @@ static void stop_thread(struct tstate *ts, thread_status st, int instr)
 
 /* Runs thread t's local instructions until its next visible instruction,
  * the end, an assume that fails or an assertion that fails. */
+/* The common cases without a call into ir.c: an access to a scalar
+ * variable, a constant or a register operand (a store's value, an await's
+ * operand).  Every step of every explorer goes through these. */
+static inline int addr_cell(const wmx_program *p, const ir_addr *a, const wmx_val *regs)
+{
+    if (a->ptr < 0 && a->index < 0 && a->var >= 0 && a->var < p->nvars && p->vars[a->var].length > 0)
+        return p->vars[a->var].base;
+    return ir_address_cell(p, a, regs);
+}
+
+static inline wmx_val eval(const wmx_program *p, int e, const wmx_val *regs)
+{
+    if (e >= 0) {
+        const ir_expr *x = &p->exprs[e];
+        if (x->op == OP_CONST)
+            return x->value;
+        if (x->op == OP_REG)
+            return regs[x->reg];
+    }
+    return ir_eval(p, e, regs, NULL);
+}
+
 static void run_locals(const wmx_machine *m, void *s, int t)
 {
     const ir_thread *th = &m->prog->threads[t];
@@ -251,27 +273,27 @@ static void run_locals(const wmx_machine *m, void *s, int t)
             ts->pc++;
             break;
         case I_LET: {
-            wmx_val v = ir_eval(m->prog, in->e1, regs, NULL);
+            wmx_val v = eval(m->prog, in->e1, regs);
             if (in->dst >= 0)
                 regs[in->dst] = v;
             ts->pc++;
             break;
         }
         case I_JUMP:
-            if (in->e1 < 0 || ir_eval(m->prog, in->e1, regs, NULL) != 0)
+            if (in->e1 < 0 || eval(m->prog, in->e1, regs) != 0)
                 ts->pc = in->target;
             else
                 ts->pc++;
             break;
         case I_ASSUME:
-            if (ir_eval(m->prog, in->e1, regs, NULL) == 0) {
+            if (eval(m->prog, in->e1, regs) == 0) {
                 stop_thread(ts, TS_BLOCKED, ts->pc);
                 return;
             }
             ts->pc++;
             break;
         case I_ASSERT:
-            if (ir_eval(m->prog, in->e1, regs, NULL) == 0) {
+            if (eval(m->prog, in->e1, regs) == 0) {
                 stop_thread(ts, TS_ERROR, ts->pc);
                 return;
             }
@@ -282,7 +304,7 @@ static void run_locals(const wmx_machine *m, void *s, int t)
             return;
         default:
             /* visible: a bad address is a fault of this thread */
-            if (in->kind != I_FENCE && ir_address_cell(m->prog, &in->addr, regs) < 0)
+            if (in->kind != I_FENCE && addr_cell(m->prog, &in->addr, regs) < 0)
                 stop_thread(ts, TS_ERROR, ts->pc);
             return;
         }
@@ -328,9 +350,9 @@ static bool step_enabled(const wmx_machine *m, void *s, int t)
         return !relaxed || ts->nbuf == 0;
     case I_AWAIT: {
         wmx_val *regs = regs_of(m, s, t);
-        int cell = ir_address_cell(m->prog, &in->addr, regs);
+        int cell = addr_cell(m->prog, &in->addr, regs);
         wmx_val v = visible(m, s, t, cell, NULL, NULL);
-        return ir_cmp_holds(in->cmp, v, ir_eval(m->prog, in->e1, regs, NULL));
+        return ir_cmp_holds(in->cmp, v, eval(m->prog, in->e1, regs));
     }
     default:
         return false;
@@ -420,7 +442,7 @@ static void do_step(const wmx_machine *m, void *s, int t, wmx_event *evout)
     const ir_instr *in = &p->threads[t].instrs[ts->pc];
     wmx_event ev = { .thread = t, .id = EID_MAKE(t, ts->nevents), .instr = ts->pc,
                      .cell = -1, .rf = EID_INIT };
-    int cell = in->kind == I_FENCE ? -1 : ir_address_cell(p, &in->addr, regs);
+    int cell = in->kind == I_FENCE ? -1 : addr_cell(p, &in->addr, regs);
     ev.cell = cell;
     switch (in->kind) {
     case I_LOAD:
@@ -433,7 +455,7 @@ static void do_step(const wmx_machine *m, void *s, int t, wmx_event *evout)
         break;
     }
     case I_STORE: {
-        wmx_val v = ir_eval(p, in->e1, regs, NULL);
+        wmx_val v = eval(p, in->e1, regs);
         ev.value = v;
         if (m->model == MODEL_SC) {
             ev.kind = EV_WRITE;
@@ -468,8 +490,8 @@ static void do_step(const wmx_machine *m, void *s, int t, wmx_event *evout)
     case I_XCHG: case I_FAA: case I_CAS: {
         /* buffers are empty here under TSO/PSO, so memory is what we see */
         wmx_val old = mem[cell];
-        wmx_val a = ir_eval(p, in->e1, regs, NULL);
-        wmx_val b = ir_eval(p, in->e2, regs, NULL);
+        wmx_val a = eval(p, in->e1, regs);
+        wmx_val b = eval(p, in->e2, regs);
         ev.kind = EV_RMW;
         ev.read = old;
         ev.rf = writer[cell];
