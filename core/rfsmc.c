@@ -1429,10 +1429,14 @@ static bool greedy_witness(rs *r, const graph *g)
         }
 #define NEED_OF(c) (lastk[c] < 0 ? &need[n + (c)] : &need[lastk[c]])
     bool ok = true;
+    /* threads below lo0 cannot take a read or a cell-less step: none could
+     * at the last step, and only a write (which resets lo0) makes a read's
+     * source current */
+    int lo0 = 0;
     for (int step = 0; step < n; step++) {
         int pick = -1;
         for (int pass = 0; pass < 2 && pick < 0; pass++)
-            for (int t = 0; t < nt && pick < 0; t++) {
+            for (int t = pass == 0 ? lo0 : 0; t < nt && pick < 0; t++) {
                 if (next[t] >= g->tn[t])
                     continue;
                 const gev *e = &g->tev[t][next[t]];
@@ -1462,6 +1466,7 @@ static bool greedy_witness(rs *r, const graph *g)
             break;
         }
         const gev *e = &g->tev[pick][next[pick]];
+        lo0 = gev_is_write(e) ? 0 : pick;
         int c = e->x.cell;
         if (gev_is_read(e) && c >= 0)
             (*NEED_OF(c))--;
