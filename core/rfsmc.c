@@ -168,6 +168,11 @@ typedef struct rs {
      * is these in another order, so run_node need not run it again */
     wmx_event **fev;
     int *fevcap;
+    /* greedy_witness's scratch, kept between calls */
+    int *gneed, *glastk, *gnext;
+    size_t gneedcap, glastkcap;
+    wmx_transition *gwit;  /* becomes r->wit on success (the two swap) */
+    size_t gwitcap, witcap;
     char *initstate;       /* the model machine's initial state */
 } rs;
 
@@ -305,7 +310,8 @@ static bool exec_consistent(rs *r, const wmx_exec *x, bool keep_witness)
     if (ok && keep_witness) {
         free(r->wit);
         r->wlen = vr.wlen;
-        r->wit = wmx_malloc((size_t)(vr.wlen ? vr.wlen : 1) * sizeof *r->wit);
+        r->witcap = (size_t)(vr.wlen ? vr.wlen : 1);
+        r->wit = wmx_malloc(r->witcap * sizeof *r->wit);
         if (vr.wlen)
             memcpy(r->wit, vr.witness, (size_t)vr.wlen * sizeof *r->wit);
     }
@@ -1407,13 +1413,32 @@ static bool greedy_witness(rs *r, const graph *g)
     if (n == 0)
         return false;
     int cells = r->prog->ncells;
-    int *need = wmx_calloc((size_t)n + (size_t)cells + 1, sizeof *need);  /* [k], then init per cell */
-    int *lastk = wmx_malloc((size_t)(cells ? cells : 1) * sizeof *lastk);
-    int *next = wmx_calloc((size_t)(nt ? nt : 1), sizeof *next);
+    /* scratch kept in r: allocating it per call was 2-3% of a run */
+    size_t nneed = (size_t)n + (size_t)cells + 1;
+    if (nneed > r->gneedcap) {
+        r->gneedcap = 2 * nneed;
+        r->gneed = wmx_realloc(r->gneed, r->gneedcap * sizeof *r->gneed);
+    }
+    if ((size_t)(cells ? cells : 1) > r->glastkcap) {
+        r->glastkcap = (size_t)(cells ? cells : 1);
+        r->glastk = wmx_realloc(r->glastk, r->glastkcap * sizeof *r->glastk);
+    }
+    if (!r->gnext)
+        r->gnext = wmx_calloc((size_t)(nt ? nt : 1), sizeof *r->gnext);
+    int *need = r->gneed;      /* [k], then init per cell */
+    int *lastk = r->glastk;
+    int *next = r->gnext;
+    memset(need, 0, nneed * sizeof *need);
+    memset(next, 0, (size_t)(nt ? nt : 1) * sizeof *next);
     /* under TSO and PSO the same order with each store flushed at once is
      * a trace of the machine (an SC execution is one of theirs) */
     bool flush = r->model != MODEL_SC;
-    wmx_transition *wit = wmx_malloc((size_t)(flush ? 2 * n : n) * sizeof *wit);
+    size_t nwit = (size_t)(flush ? 2 * n : n);
+    if (nwit > r->gwitcap) {
+        r->gwitcap = 2 * nwit;
+        r->gwit = wmx_realloc(r->gwit, r->gwitcap * sizeof *r->gwit);
+    }
+    wmx_transition *wit = r->gwit;
     int wl = 0;
     for (int c = 0; c < cells; c++)
         lastk[c] = -1;
@@ -1479,15 +1504,15 @@ static bool greedy_witness(rs *r, const graph *g)
     }
 #undef NEED_OF
     if (ok) {
-        free(r->wit);
+        /* the witness becomes r->wit; its old buffer is the next scratch */
+        wmx_transition *old = r->wit;
+        size_t oldcap = r->witcap;
         r->wit = wit;
+        r->witcap = r->gwitcap;
         r->wlen = wl;
-    } else {
-        free(wit);
+        r->gwit = old;
+        r->gwitcap = old ? oldcap : 0;
     }
-    free(need);
-    free(lastk);
-    free(next);
     return ok;
 }
 
@@ -2096,6 +2121,10 @@ void rfsmc_iter_free(rfsmc_iter *it)
     free(r->fev);
     free(r->fevcap);
     free(r->initstate);
+    free(r->gneed);
+    free(r->glastk);
+    free(r->gnext);
+    free(r->gwit);
     free(r->evtab);
     machine_free(r->lm);
     machine_free(r->mm);
