@@ -531,6 +531,24 @@ static void replay(odpor_state *s, int k, const int *seq, int len)
         machine_apply(s->m, s->scratch, &s->steps[seq[i]], NULL);
 }
 
+/* The budget is asked every 32nd step, and at once after a trace is
+ * counted (so --max-traces stops exactly): asking twice per step was 7% of
+ * a long thread's exploration. */
+typedef struct budget_poll {
+    long found;              /* traces + blocked when last asked */
+    unsigned steps;
+} budget_poll;
+
+static bool poll_budget(budget_poll *bp, explore_clock *clk, const explore_opts *opts,
+                        explore_result *res, int depth)
+{
+    long found = res->traces + res->blocked;
+    if (found == bp->found && (++bp->steps & 31) != 0)
+        return false;
+    bp->found = found;
+    return explore_should_stop(clk, opts, res, depth);
+}
+
 static bool thread_enabled(const odpor_state *s, const void *state, int t)
 {
     wmx_transition tr = { TR_STEP, t, -1 };
@@ -929,19 +947,12 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
     s->root[0] = node_new(s, -1, NULL);
     s->depth = 0;
     enum { ENTER, DESCEND, BACKTRACK } mode = ENTER;
-    /* the budget is asked every 32nd step, and at once after a trace is
-     * counted (so --max-traces stops exactly): asking twice per step was
-     * 7% of a long thread's exploration */
-    long polled_found = -1;
-    unsigned polls = 0;
+    budget_poll poll = { -1, 0 };
     int picked = -1;         /* the node ENTER just chose */
-#define ODPOR_POLL() \
-    ((res->traces + res->blocked != polled_found || (++polls & 31) == 0) && \
-     (polled_found = res->traces + res->blocked, explore_should_stop(&clk, opts, res, d)))
     for (;;) {
         int d = s->depth;
         if (mode == ENTER) {
-            if (ODPOR_POLL())
+            if (poll_budget(&poll, &clk, opts, res, d))
                 break;
             /* a pending wakeup sequence is enabled here by construction:
              * the enabled set is needed only to choose, or to see the end */
@@ -974,7 +985,7 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
             continue;
         }
         if (mode == DESCEND) {
-            if (ODPOR_POLL())
+            if (poll_budget(&poll, &clk, opts, res, d))
                 break;
             if (d + 1 >= s->cap) {
                 /* the stack of states doubles: refuse it past the memory budget */
@@ -1055,7 +1066,6 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
     odpor_faa_unused_free(prog, s->faa_unused);
     machine_free(m);
     return 0;
-#undef ODPOR_POLL
 }
 
 int explore_odpor(const wmx_program *prog, const explore_opts *opts,

@@ -164,8 +164,8 @@ typedef struct rs {
     wmx_eid *gw;
     int gwcap;
     const graph *gw_of;    /* the graph gw indexes (NULL: none) */
-    /* under SC, the events build_fixed ran, per thread: a greedy witness
-     * is these in another order, so run_node need not run it again */
+    /* the events build_fixed ran, per thread: a greedy witness is these
+     * in another order, so run_node need not run them again */
     wmx_event **fev;
     int *fevcap;
     /* greedy_witness's scratch, kept between calls */
@@ -546,7 +546,6 @@ static void report_witness(rs *r)
     add_trace(r, &tr);
 }
 
-/* some failing final writer for each unobserved waiting cell j.. */
 /* The writes to cell c in x; *only is the last one found.  A cell with no
  * write can end only with its initial value and one with a single write
  * only with it, and neither choice can make a consistent execution
@@ -564,6 +563,7 @@ static int cell_writes(const wmx_exec *x, int c, int *only)
     return nw;
 }
 
+/* some failing final writer for each unobserved waiting cell j.. */
 static bool waiting_ok(rs *r, fin *f, int j)
 {
     if (j == f->nsc)
@@ -631,12 +631,12 @@ static bool at_await(rs *r, const void *st, int t)
            r->prog->threads[t].instrs[machine_pc(r->mm, st, t)].kind == I_AWAIT;
 }
 
+static bool greedy_witness_obs(rs *r, const graph *g, const wmx_eid *obs_w);
+
 /* The classes of a graph where nothing waits: one per choice of final
  * writers of the observed cells.  A write ordered before another write to
  * its cell cannot be final; the trace itself realises its own choice, the
- * others go to the checker. */
-static bool greedy_witness_obs(rs *r, const graph *g, const wmx_eid *obs_w);
-
+ * others go to the greedy order, then to the checker. */
 static void final_writers(rs *r)
 {
     const void *st = r->mstate;
@@ -673,25 +673,24 @@ static void final_writers(rs *r)
     for (int o = 0; o < r->nobs; o++) {
         int cell = r->obs[o];
         wmx_eid *cs = cand + (size_t)o * (size_t)(total + 1);
-        bool any = false;
+        bool any = r->gwoff[cell + 1] > r->gwoff[cell];
         for (int k = r->gwoff[cell]; k < r->gwoff[cell + 1]; k++) {
-                int t = EID_THREAD(r->gw[k]), i = EID_INDEX(r->gw[k]);
-                any = true;
-                bool later = false;
-                if (r->sat_skipped) {
-                    /* no closure: only coherence along program order */
-                    for (int j = i + 1; j < g->tn[t] && !later; j++)
-                        later = gev_is_write(&g->tev[t][j]) && g->tev[t][j].x.cell == cell;
-                    if (!later)
-                        cs[ncand[o]++] = EID_MAKE(t, i);
-                    continue;
-                }
-                const uint64_t *row = r->bits + (size_t)(r->evstart[t] + i) * (size_t)nw;
-                for (int k2 = r->gwoff[cell]; k2 < r->gwoff[cell + 1] && !later; k2++)
-                    later = BIT_GET(row, r->evstart[EID_THREAD(r->gw[k2])] + EID_INDEX(r->gw[k2]));
+            int t = EID_THREAD(r->gw[k]), i = EID_INDEX(r->gw[k]);
+            bool later = false;
+            if (r->sat_skipped) {
+                /* no closure: only coherence along program order */
+                for (int j = i + 1; j < g->tn[t] && !later; j++)
+                    later = gev_is_write(&g->tev[t][j]) && g->tev[t][j].x.cell == cell;
                 if (!later)
                     cs[ncand[o]++] = EID_MAKE(t, i);
+                continue;
             }
+            const uint64_t *row = r->bits + (size_t)(r->evstart[t] + i) * (size_t)nw;
+            for (int k2 = r->gwoff[cell]; k2 < r->gwoff[cell + 1] && !later; k2++)
+                later = BIT_GET(row, r->evstart[EID_THREAD(r->gw[k2])] + EID_INDEX(r->gw[k2]));
+            if (!later)
+                cs[ncand[o]++] = EID_MAKE(t, i);
+        }
         if (!any)
             cs[ncand[o]++] = EID_INIT;
         several |= ncand[o] > 1;
@@ -1279,13 +1278,11 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
                 if (!machine_is_enabled(m, chk, &r->wit[i]))
                     abort();
                 machine_apply(m, chk, &r->wit[i], &ev);
-                if (memcmp(&ev, &r->events[i], sizeof ev) != 0) {
-                    wmx_event a = r->events[i];
-                    if (a.kind != ev.kind || a.thread != ev.thread || a.id != ev.id || a.instr != ev.instr ||
-                        a.cell != ev.cell || a.value != ev.value || a.read != ev.read || a.wrote != ev.wrote ||
-                        a.rf != ev.rf || a.from_buffer != ev.from_buffer)
-                        abort();
-                }
+                const wmx_event *a = &r->events[i];
+                if (a->kind != ev.kind || a->thread != ev.thread || a->id != ev.id || a->instr != ev.instr ||
+                    a->cell != ev.cell || a->value != ev.value || a->read != ev.read || a->wrote != ev.wrote ||
+                    a->rf != ev.rf || a->from_buffer != ev.from_buffer)
+                    abort();
             }
             if (memcmp(chk, r->mstate, r->mss) != 0)
                 abort();

@@ -101,14 +101,6 @@ static void state_text(const explore_result *res, const state_keys *k, const fin
     }
 }
 
-void report_state_line(const explore_result *res, const final_state *s, char *buf, size_t n)
-{
-    state_keys k;
-    state_keys_init(&k, res);
-    state_text(res, &k, s, buf, n);
-    state_keys_free(&k, res);
-}
-
 static const char *quant_word(quantifier q)
 {
     return q == Q_EXISTS ? "exists" : q == Q_NOT_EXISTS ? "~exists" : q == Q_FORALL ? "forall" : "";

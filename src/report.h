@@ -21,9 +21,6 @@ const char *report_stop_text(const explore_result *res);
 /* Writes `s` as a JSON string literal (with quotes). */
 void json_string(FILE *out, const char *s);
 
-/* "0:EAX=0; [x]=1;" for a state; buf receives it. */
-void report_state_line(const explore_result *res, const final_state *s, char *buf, size_t n);
-
 /* The condition as herd prints it: "exists (0:EAX=0 /\ 1:EAX=0)". */
 void report_condition(const wmx_program *p, char *buf, size_t n);
 
