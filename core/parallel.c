@@ -51,6 +51,7 @@ static void *par_main(void *arg)
     par_arg *a = arg;
     explore_worker *w = a->w;
     a->run->work(w);
+    explore_finish(&w->res);     /* each worker sorts its own states */
     if (w->rc != 0 || !w->res.complete) {
         /* a limit (or a failure) stops the whole run */
         atomic_store(&a->run->shared.stop, 1);
@@ -99,6 +100,7 @@ int explore_parallel(const wmx_program *prog, const explore_opts *opts, explore_
     for (void *u; (u = team_drain(t)) != NULL;)
         drop(u, ctx);
     explore_result_init(res, prog, opts->model, algo);
+    explore_finish(res);
     int rc = 0;
     for (int i = 0; i < n; i++) {
         explore_worker *w = &ws[i];

@@ -145,8 +145,9 @@ void explore_result_init(explore_result *res, const wmx_program *p,
 
 void explore_result_free(explore_result *res)
 {
-    for (int i = 0; i < res->nstates; i++)
-        free(res->states[i].vals);
+    for (int i = 0; i < res->nval_blocks; i++)
+        free(res->val_blocks[i]);
+    free(res->val_blocks);
     free(res->states);
     for (int i = 0; i < res->nerrors; i++) {
         free(res->errors[i].message);
@@ -157,6 +158,31 @@ void explore_result_free(explore_result *res)
     free(res->observed);
     free(res->state_index);
     memset(res, 0, sizeof *res);
+}
+
+static void add_val_block(explore_result *res, wmx_val *block)
+{
+    if (res->nval_blocks == res->cap_val_blocks) {
+        res->cap_val_blocks = res->cap_val_blocks ? 2 * res->cap_val_blocks : 8;
+        res->val_blocks = wmx_realloc(res->val_blocks,
+                                      (size_t)res->cap_val_blocks * sizeof *res->val_blocks);
+    }
+    res->val_blocks[res->nval_blocks++] = block;
+}
+
+/* Room for one state's values: one malloc per many states, not per state. */
+static wmx_val *new_vals(explore_result *res)
+{
+    size_t n = (size_t)(res->nobserved ? res->nobserved : 1);
+    if (res->nval_blocks == 0 || res->val_used + n > res->val_cap) {
+        size_t cap = n * 256 > 4096 ? n * 256 : 4096;
+        add_val_block(res, wmx_malloc(cap * sizeof(wmx_val)));
+        res->val_cap = cap;
+        res->val_used = 0;
+    }
+    wmx_val *v = res->val_blocks[res->nval_blocks - 1] + res->val_used;
+    res->val_used += n;
+    return v;
 }
 
 static uint64_t vals_hash(const wmx_val *v, int n)
@@ -174,47 +200,49 @@ static void index_rebuild(explore_result *res)
 {
     int cap = res->state_index_cap ? res->state_index_cap * 2 : 64;
     free(res->state_index);
-    res->state_index = wmx_malloc((size_t)cap * sizeof *res->state_index);
-    for (int i = 0; i < cap; i++)
-        res->state_index[i] = -1;
+    res->state_index = wmx_calloc((size_t)cap, sizeof *res->state_index);
     res->state_index_cap = cap;
     for (int s = 0; s < res->nstates; s++) {
         uint64_t h = vals_hash(res->states[s].vals, res->nobserved);
         int i = (int)(h & (uint64_t)(cap - 1));
-        while (res->state_index[i] >= 0)
+        while (res->state_index[i] != 0)
             i = (i + 1) & (cap - 1);
-        res->state_index[i] = s;
+        res->state_index[i] = (h >> 32) << 32 | (uint64_t)(s + 1);
     }
 }
 
 #define MAX_ERRORS 16
 
-/* Counts `count` traces ending in the observed values vals. */
+/* Counts `count` traces ending in the observed values vals.  The index
+ * keeps the hash's high half beside the state, so probing past other
+ * states does not touch their values. */
 static void add_state(explore_result *res, const wmx_val *vals, bool sat, long count)
 {
     int n = res->nobserved;
     if (2 * (res->nstates + 1) > res->state_index_cap)
         index_rebuild(res);
     uint64_t h = vals_hash(vals, n);
+    uint64_t tag = (h >> 32) << 32;
     int i = (int)(h & (uint64_t)(res->state_index_cap - 1));
-    while (res->state_index[i] >= 0) {
-        final_state *s = &res->states[res->state_index[i]];
+    for (uint64_t e; (e = res->state_index[i]) != 0; i = (i + 1) & (res->state_index_cap - 1)) {
+        if ((e & 0xffffffff00000000ULL) != tag)
+            continue;
+        final_state *s = &res->states[(uint32_t)e - 1];
         if (memcmp(s->vals, vals, (size_t)n * sizeof *vals) == 0) {
             s->count += count;
             return;
         }
-        i = (i + 1) & (res->state_index_cap - 1);
     }
     if (res->nstates == res->cap_states) {
         res->cap_states = res->cap_states ? 2 * res->cap_states : 16;
         res->states = wmx_realloc(res->states, (size_t)res->cap_states * sizeof *res->states);
     }
     final_state *s = &res->states[res->nstates];
-    s->vals = wmx_malloc((size_t)(n ? n : 1) * sizeof *vals);
+    s->vals = new_vals(res);
     memcpy(s->vals, vals, (size_t)n * sizeof *vals);
     s->count = count;
     s->satisfies = sat;
-    res->state_index[i] = res->nstates++;
+    res->state_index[i] = tag | (uint64_t)(++res->nstates);
 }
 
 static void record_error(explore_result *res, const wmx_machine *m, const explore_trace *tr)
@@ -318,7 +346,60 @@ void explore_result_add_trace(explore_result *res, const wmx_machine *m, const e
         free(vals);
 }
 
-void explore_result_merge(explore_result *dst, const explore_result *src)
+static int vals_cmp(const wmx_val *a, const wmx_val *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+/* Both state lists sorted (explore_finish): one linear merge, src's values
+ * moved into dst. */
+static void merge_states(explore_result *dst, explore_result *src)
+{
+    int n = dst->nobserved;
+    int cap = dst->nstates + src->nstates;
+    final_state *out = wmx_malloc((size_t)(cap ? cap : 1) * sizeof *out);
+    int i = 0, j = 0, k = 0;
+    while (i < dst->nstates && j < src->nstates) {
+        int c = vals_cmp(dst->states[i].vals, src->states[j].vals, n);
+        if (c < 0) {
+            out[k++] = dst->states[i++];
+        } else if (c > 0) {
+            out[k++] = src->states[j++];
+        } else {
+            out[k] = dst->states[i++];
+            out[k++].count += src->states[j++].count;
+        }
+    }
+    while (i < dst->nstates)
+        out[k++] = dst->states[i++];
+    while (j < src->nstates)
+        out[k++] = src->states[j++];
+    free(dst->states);
+    dst->states = out;
+    dst->nstates = k;
+    dst->cap_states = cap ? cap : 1;
+    src->nstates = 0;
+    /* src's value blocks go with its states; dst's last block stays the
+     * one new values are taken from */
+    if (src->nval_blocks > 0) {
+        wmx_val *last = dst->nval_blocks > 0 ? dst->val_blocks[--dst->nval_blocks] : NULL;
+        for (int b = 0; b < src->nval_blocks; b++)
+            add_val_block(dst, src->val_blocks[b]);
+        src->nval_blocks = 0;
+        if (last)
+            add_val_block(dst, last);
+        else
+            dst->val_used = dst->val_cap = 0;
+    }
+    free(dst->state_index);
+    dst->state_index = NULL;
+    dst->state_index_cap = 0;
+}
+
+void explore_result_merge(explore_result *dst, explore_result *src)
 {
     dst->traces += src->traces;
     dst->blocked += src->blocked;
@@ -327,8 +408,7 @@ void explore_result_merge(explore_result *dst, const explore_result *src)
     dst->positive += src->positive;
     dst->negative += src->negative;
     dst->error_traces += src->error_traces;
-    for (int i = 0; i < src->nstates; i++)
-        add_state(dst, src->states[i].vals, src->states[i].satisfies, src->states[i].count);
+    merge_states(dst, src);
     for (int e = 0; e < src->nerrors; e++) {
         const explore_error *se = &src->errors[e];
         bool seen = false;
@@ -362,19 +442,206 @@ void explore_result_merge(explore_result *dst, const explore_result *src)
     }
 }
 
-static int state_cmp(const void *pa, const void *pb, void *ctx)
+/* A stable merge sort comparing the rows themselves. */
+static void sort_states_by_rows(final_state *a, int n, int nobs)
 {
-    const final_state *a = pa, *b = pb;
-    int n = *(const int *)ctx;
-    for (int i = 0; i < n; i++)
-        if (a->vals[i] != b->vals[i])
-            return a->vals[i] < b->vals[i] ? -1 : 1;
-    return 0;
+    final_state *tmp = wmx_malloc((size_t)n * sizeof *tmp);
+    final_state *from = a, *to = tmp;
+    for (int width = 1; width < n; width *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * width) {
+            int mid = lo + width < n ? lo + width : n;
+            int hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                to[k++] = vals_cmp(from[j].vals, from[i].vals, nobs) < 0 ? from[j++] : from[i++];
+            while (i < mid)
+                to[k++] = from[i++];
+            while (j < hi)
+                to[k++] = from[j++];
+        }
+        final_state *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != a)
+        memcpy(a, from, (size_t)n * sizeof *a);
+    free(tmp);
+}
+
+/* One column's distinct values: an open-addressing set, then their ranks. */
+typedef struct column_ranks {
+    wmx_val *slot_val;
+    int *slot_rank;          /* -1: empty slot; after ranking, the value's rank */
+    int cap, n;
+} column_ranks;
+
+static uint64_t val_hash(wmx_val v)
+{
+    uint64_t h = (uint64_t)v * 0x9e3779b97f4a7c15ULL;
+    return h ^ (h >> 31);
+}
+
+static int column_find(const column_ranks *c, wmx_val v)
+{
+    int i = (int)(val_hash(v) & (uint64_t)(c->cap - 1));
+    while (c->slot_rank[i] != -1 && c->slot_val[i] != v)
+        i = (i + 1) & (c->cap - 1);
+    return i;
+}
+
+static void column_grow(column_ranks *c)
+{
+    column_ranks old = *c;
+    c->cap = old.cap ? 2 * old.cap : 8;
+    c->slot_val = wmx_malloc((size_t)c->cap * sizeof *c->slot_val);
+    c->slot_rank = wmx_malloc((size_t)c->cap * sizeof *c->slot_rank);
+    for (int i = 0; i < c->cap; i++)
+        c->slot_rank[i] = -1;
+    for (int i = 0; i < old.cap; i++)
+        if (old.slot_rank[i] != -1) {
+            int j = column_find(c, old.slot_val[i]);
+            c->slot_val[j] = old.slot_val[i];
+            c->slot_rank[j] = 0;
+        }
+    free(old.slot_val);
+    free(old.slot_rank);
+}
+
+static void column_add(column_ranks *c, wmx_val v)
+{
+    if (2 * (c->n + 1) > c->cap)
+        column_grow(c);
+    int i = column_find(c, v);
+    if (c->slot_rank[i] == -1) {
+        c->slot_val[i] = v;
+        c->slot_rank[i] = 0;
+        c->n++;
+    }
+}
+
+static int val_order(const void *pa, const void *pb)
+{
+    wmx_val a = *(const wmx_val *)pa, b = *(const wmx_val *)pb;
+    return a < b ? -1 : a > b;
+}
+
+/* Ranks the set's values in order; returns the bits a rank needs. */
+static int column_rank(column_ranks *c)
+{
+    wmx_val *v = wmx_malloc((size_t)c->n * sizeof *v);
+    int k = 0;
+    for (int i = 0; i < c->cap; i++)
+        if (c->slot_rank[i] != -1)
+            v[k++] = c->slot_val[i];
+    qsort(v, (size_t)k, sizeof *v, val_order);
+    for (int r = 0; r < k; r++)
+        c->slot_rank[column_find(c, v[r])] = r;
+    free(v);
+    int bits = 0;
+    while (((int64_t)1 << bits) < k)
+        bits++;
+    return bits;
+}
+
+/* Sorts the states by their values.  Comparing rows behind pointers is
+ * slow when there are many states (readers-18: 262144 rows of 37 values),
+ * so each column's values are replaced by their rank among the column's
+ * distinct values, and the ranks packed, the first column in the highest
+ * bits, into keys of a few words that sort as the rows do. */
+enum { MAX_KEY_WORDS = 8 };
+
+static void sort_states(final_state *a, int n, int nobs)
+{
+    bool sorted = true;
+    for (int i = 1; i < n && sorted; i++)
+        sorted = vals_cmp(a[i - 1].vals, a[i].vals, nobs) <= 0;
+    if (sorted)
+        return;
+    if (n < 256 || nobs == 0) {
+        sort_states_by_rows(a, n, nobs);
+        return;
+    }
+    column_ranks *cols = wmx_calloc((size_t)nobs, sizeof *cols);
+    int *bits = wmx_malloc((size_t)nobs * sizeof *bits);
+    int total = 0;
+    for (int i = 0; i < n; i++)          /* row by row: the values lie so */
+        for (int c = 0; c < nobs; c++)
+            column_add(&cols[c], a[i].vals[c]);
+    for (int c = 0; c < nobs; c++) {
+        bits[c] = column_rank(&cols[c]);
+        total += bits[c];
+    }
+    int words = (total + 63) / 64;
+    if (words <= MAX_KEY_WORDS) {
+        uint64_t *keys = wmx_calloc((size_t)n * (size_t)(words ? words : 1), sizeof *keys);
+        for (int i = 0; i < n; i++) {
+            uint64_t *key = keys + (size_t)i * (size_t)words;
+            int pos = 0;
+            for (int c = 0; c < nobs; c++) {
+                int b = bits[c];
+                if (b == 0)
+                    continue;
+                uint64_t r = (uint64_t)cols[c].slot_rank[column_find(&cols[c], a[i].vals[c])];
+                int w = pos / 64, off = pos % 64;
+                if (off + b <= 64) {
+                    key[w] |= r << (64 - off - b);
+                } else {
+                    int lo = off + b - 64;
+                    key[w] |= r >> lo;
+                    key[w + 1] |= (r & (((uint64_t)1 << lo) - 1)) << (64 - lo);
+                }
+                pos += b;
+            }
+        }
+        /* merge sort of row numbers by key */
+        int *idx = wmx_malloc((size_t)n * sizeof *idx), *tmp = wmx_malloc((size_t)n * sizeof *tmp);
+        for (int i = 0; i < n; i++)
+            idx[i] = i;
+        int *from = idx, *to = tmp;
+        for (int width = 1; width < n; width *= 2) {
+            for (int lo = 0; lo < n; lo += 2 * width) {
+                int mid = lo + width < n ? lo + width : n;
+                int hi = lo + 2 * width < n ? lo + 2 * width : n;
+                int i = lo, j = mid, k = lo;
+                while (i < mid && j < hi) {
+                    const uint64_t *ki = keys + (size_t)from[i] * (size_t)words;
+                    const uint64_t *kj = keys + (size_t)from[j] * (size_t)words;
+                    int w = 0;
+                    while (w < words && ki[w] == kj[w])
+                        w++;
+                    to[k++] = w < words && kj[w] < ki[w] ? from[j++] : from[i++];
+                }
+                while (i < mid)
+                    to[k++] = from[i++];
+                while (j < hi)
+                    to[k++] = from[j++];
+            }
+            int *t = from;
+            from = to;
+            to = t;
+        }
+        final_state *out = wmx_malloc((size_t)n * sizeof *out);
+        for (int i = 0; i < n; i++)
+            out[i] = a[from[i]];
+        memcpy(a, out, (size_t)n * sizeof *a);
+        free(out);
+        free(idx);
+        free(tmp);
+        free(keys);
+    } else {
+        sort_states_by_rows(a, n, nobs);
+    }
+    for (int c = 0; c < nobs; c++) {
+        free(cols[c].slot_val);
+        free(cols[c].slot_rank);
+    }
+    free(cols);
+    free(bits);
 }
 
 void explore_finish(explore_result *res)
 {
-    wmx_sort(res->states, (size_t)res->nstates, sizeof *res->states, state_cmp, &res->nobserved);
+    sort_states(res->states, res->nstates, res->nobserved);
     free(res->state_index);
     res->state_index = NULL;
     res->state_index_cap = 0;

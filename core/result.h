@@ -115,9 +115,13 @@ typedef struct explore_result {
                                     "memory limit", "buffer limit" */
     char stop_text[128];         /* the same in words: "timeout after 5 s" */
     double time_s;
-    /* internal: hash index over states */
-    int *state_index;
+    /* internal: hash index over states (hash << 32 | state + 1, 0 = empty) */
+    uint64_t *state_index;
     int state_index_cap;
+    /* internal: the states' values, in blocks that never move */
+    wmx_val **val_blocks;
+    int nval_blocks, cap_val_blocks;
+    size_t val_used, val_cap;    /* in the last block */
 } explore_result;
 
 /* Marks res partial with stop reason `reason` (a short token, as in JSON)
@@ -133,10 +137,11 @@ void explore_result_free(explore_result *res);
 void explore_result_add_trace(explore_result *res, const wmx_machine *m,
                               const explore_trace *tr);
 /* Adds what src counted and found to dst (a parallel run's workers' results
- * into the run's); dst must not be finished yet.  A limit that stopped src
- * stops dst; "team" (a worker stopped because another one did) only when
- * nothing else stopped it. */
-void explore_result_merge(explore_result *dst, const explore_result *src);
+ * into the run's); both must be finished (their states sorted), and src's
+ * states move into dst.  A limit that stopped src stops dst; "team" (a
+ * worker stopped because another one did) only when nothing else stopped
+ * it. */
+void explore_result_merge(explore_result *dst, explore_result *src);
 /* Sorts the states; call once at the end. */
 void explore_finish(explore_result *res);
 

@@ -72,6 +72,12 @@ typedef struct alt {
     uint64_t hash;
 } alt;
 
+/* Per thread, a bit per event index. */
+typedef struct settled_set {
+    uint64_t **bits;
+    int *words;
+} settled_set;
+
 typedef struct decision {
     wmx_eid ev;            /* the read (thread, index) */
     int thread;
@@ -97,8 +103,9 @@ typedef struct decision {
     int refs;              /* workers (and queued units) holding it */
     pthread_mutex_t mu;
     wmx_eid **fsrc;        /* per thread, fcount[t] sources (reads only) */
-    uint64_t **settled;    /* per thread, sources whose key cannot change (see offer) */
-    int *settled_words;
+    settled_set settled;   /* sources whose key cannot change (see offer) */
+    settled_set *wsettled; /* shared: one per worker, each touched by its worker only */
+    int nworkers;
 } decision;
 
 typedef struct rs {
@@ -114,6 +121,7 @@ typedef struct rs {
     int nthreads;
     graph g, ng;           /* current graph, scratch for the next one */
     team *team;            /* --jobs: the other workers, else NULL */
+    int wid;               /* --jobs: this worker's number */
     decision **dec;        /* the path: the current trace's decisions */
     int ndec, capdec;
     /* the current trace */
@@ -938,43 +946,72 @@ static void offer_key(rs *r, int di, alt a)
  * follow from the fixed part alone): once offered it is *settled*, and
  * later traces skip it without building its key again (longwriter's one
  * read was offered all N writes by each of its N traces). */
-static bool settled(const decision *d, wmx_eid src)
+static bool settled(const settled_set *ss, wmx_eid src)
 {
     int t = EID_THREAD(src), i = EID_INDEX(src);
-    return d->settled && i < 64 * d->settled_words[t] &&
-           ((d->settled[t][i >> 6] >> (i & 63)) & 1);
+    return ss->bits && i < 64 * ss->words[t] && ((ss->bits[t][i >> 6] >> (i & 63)) & 1);
 }
 
-static void settle(decision *d, wmx_eid src, int nthreads)
+static void settle(settled_set *ss, wmx_eid src, int nthreads)
 {
     int t = EID_THREAD(src), i = EID_INDEX(src);
-    if (!d->settled) {
-        d->settled = wmx_calloc((size_t)nthreads, sizeof *d->settled);
-        d->settled_words = wmx_calloc((size_t)nthreads, sizeof *d->settled_words);
+    if (!ss->bits) {
+        ss->bits = wmx_calloc((size_t)nthreads, sizeof *ss->bits);
+        ss->words = wmx_calloc((size_t)nthreads, sizeof *ss->words);
     }
-    if (i >= 64 * d->settled_words[t]) {
-        int w = d->settled_words[t] ? 2 * d->settled_words[t] : 1;
+    if (i >= 64 * ss->words[t]) {
+        int w = ss->words[t] ? 2 * ss->words[t] : 1;
         while (i >= 64 * w)
             w *= 2;
-        d->settled[t] = wmx_realloc(d->settled[t], (size_t)w * sizeof **d->settled);
-        memset(d->settled[t] + d->settled_words[t], 0,
-               (size_t)(w - d->settled_words[t]) * sizeof **d->settled);
-        d->settled_words[t] = w;
+        ss->bits[t] = wmx_realloc(ss->bits[t], (size_t)w * sizeof **ss->bits);
+        memset(ss->bits[t] + ss->words[t], 0, (size_t)(w - ss->words[t]) * sizeof **ss->bits);
+        ss->words[t] = w;
     }
-    d->settled[t][i >> 6] |= (uint64_t)1 << (i & 63);
+    ss->bits[t][i >> 6] |= (uint64_t)1 << (i & 63);
+}
+
+static settled_set settled_copy(const settled_set *ss, int nthreads)
+{
+    settled_set c = { NULL, NULL };
+    if (!ss->bits)
+        return c;
+    c.bits = wmx_calloc((size_t)nthreads, sizeof *c.bits);
+    c.words = wmx_calloc((size_t)nthreads, sizeof *c.words);
+    for (int t = 0; t < nthreads; t++)
+        if (ss->words[t]) {
+            c.bits[t] = wmx_malloc((size_t)ss->words[t] * sizeof **c.bits);
+            memcpy(c.bits[t], ss->bits[t], (size_t)ss->words[t] * sizeof **c.bits);
+            c.words[t] = ss->words[t];
+        }
+    return c;
+}
+
+static void settled_free(settled_set *ss, int nthreads)
+{
+    if (!ss->bits)
+        return;
+    for (int t = 0; t < nthreads; t++)
+        free(ss->bits[t]);
+    free(ss->bits);
+    free(ss->words);
+    ss->bits = NULL;
+    ss->words = NULL;
 }
 
 static void offer(rs *r, int di, wmx_eid src)
 {
     decision *d = r->dec[di];
-    /* a shared decision keeps no such cache: its key set is what it has */
-    if (src >= 0 && !d->shared && settled(d, src))
+    /* a shared decision's cache is per worker: a source settled by one
+     * worker is in the decision's key set for all, but the bits are
+     * written without the lock */
+    settled_set *ss = d->shared ? &d->wsettled[r->wid] : &d->settled;
+    if (src >= 0 && settled(ss, src))
         return;
     alt a = make_key(r, d, src);
     bool fixed = src >= 0 && a.nextra == 0;
     offer_key(r, di, a);
-    if (fixed && !d->shared)
-        settle(d, src, r->nthreads);
+    if (fixed)
+        settle(ss, src, r->nthreads);
 }
 
 static decision *push_decision(rs *r, wmx_eid ev, const int *fcount, const unsigned char *frozen)
@@ -1016,12 +1053,10 @@ static void decision_release(decision *d, int nthreads)
     free(d->alts);
     free(d->fcount);
     free(d->frozen);
-    if (d->settled) {
-        for (int t = 0; t < nthreads; t++)
-            free(d->settled[t]);
-        free(d->settled);
-        free(d->settled_words);
-    }
+    settled_free(&d->settled, nthreads);
+    for (int k = 0; d->wsettled && k < d->nworkers; k++)
+        settled_free(&d->wsettled[k], nthreads);
+    free(d->wsettled);
     free(d);
 }
 
@@ -1971,6 +2006,12 @@ static void share(rs *r, decision *d)
         for (int i = 0; i < d->fcount[t]; i++)
             d->fsrc[t][i] = r->g.tev[t][i].rf;
     }
+    /* what this worker settled holds for every worker */
+    d->nworkers = team_workers(r->team);
+    d->wsettled = wmx_calloc((size_t)d->nworkers, sizeof *d->wsettled);
+    for (int k = 0; k < d->nworkers; k++)
+        d->wsettled[k] = settled_copy(&d->settled, nt);
+    settled_free(&d->settled, nt);
     pthread_mutex_init(&d->mu, NULL);
     d->refs = 1;
     d->shared = true;
@@ -2035,6 +2076,7 @@ static void rfsmc_work(explore_worker *w)
     rs *r = &it->r;
     r->direct = true;
     r->team = w->team;
+    r->wid = w->id;
     it->started = w->id != 0;    /* worker 0 runs the root */
     for (;;) {
         while (iter_step(it))

@@ -4,11 +4,13 @@
  * distinct reads-from classes among naive's traces (computed here from the
  * events of every trace, independently of rfstate's own bookkeeping). */
 #include <check.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "explore.h"
+#include "lang.h"
 
 static const wmx_srcloc L = { 1, 1 };
 
@@ -194,6 +196,131 @@ START_TEST(differential)
 }
 END_TEST
 
+
+/* The listed states are in strictly increasing order of their values, read
+ * as signed numbers, whichever way they were sorted: with few states
+ * (rows compared), many states in keys of one word (readers of x) or of
+ * several (two threads reading x 17 times each: 68 bits of ranks), and
+ * merged from two workers. */
+static void check_order(const explore_result *r, bool strict)
+{
+    for (int i = 1; i < r->nstates; i++) {
+        const wmx_val *a = r->states[i - 1].vals, *b = r->states[i].vals;
+        int k = 0;
+        while (k < r->nobserved && a[k] == b[k])
+            k++;
+        if (k == r->nobserved) {
+            ck_assert(!strict);
+            continue;
+        }
+        ck_assert(a[k] < b[k]);
+    }
+}
+
+static wmx_program *order_program(int readers, int reads)
+{
+    char text[4096];
+    int n = snprintf(text, sizeof text,
+                     "var x;\nthread W { x = -7; x = 5000000000; x = -9000000000000; }\n");
+    for (int t = 0; t < readers; t++) {
+        n += snprintf(text + n, sizeof text - (size_t)n, "thread R%d {", t);
+        for (int k = 0; k < reads; k++)
+            n += snprintf(text + n, sizeof text - (size_t)n, " r%d = x;", k);
+        n += snprintf(text + n, sizeof text - (size_t)n, " }\n");
+    }
+    wmx_error err;
+    wmx_program *p = lang_parse(text, (size_t)n, "order.wmx", &err);
+    ck_assert_msg(p != NULL, "%s", err.msg);
+    return p;
+}
+
+START_TEST(state_order)
+{
+    static const struct { int readers, reads; long states; } cases[] = {
+        { 1, 2, 10 },        /* non-decreasing pairs of 4 values: rows compared */
+        { 5, 1, 1024 },      /* 4^5: keys of one word */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        wmx_program *p = order_program(cases[c].readers, cases[c].reads);
+        explore_result one, two;
+        explore_opts o;
+        explore_opts_init(&o);
+        o.model = MODEL_SC;
+        o.algo = ALGO_RFSMC;
+        ck_assert_int_eq(explore_run(p, &o, &one, NULL), 0);
+        o.jobs = 2;
+        ck_assert_int_eq(explore_run(p, &o, &two, NULL), 0);
+        ck_assert_int_eq(one.nstates, cases[c].states);
+        check_order(&one, true);
+        same_states(&one, &two);
+        explore_result_free(&one);
+        explore_result_free(&two);
+        ir_program_free(p);
+    }
+}
+END_TEST
+
+/* explore_finish on hand-made rows: 70 columns of 1, 3 or a few hundred
+ * distinct values (extremes and negatives included), so that the keys take
+ * several words, or too many (the rows are compared), and each row keeps
+ * its count. */
+START_TEST(state_order_wide)
+{
+    wmx_program *p = ir_program_new("wide", "wide", "wmx");
+    enum { COLS = 70, ROWS = 20000 };
+    for (int v = 0; v < COLS; v++) {
+        char name[16];
+        snprintf(name, sizeof name, "v%02d", v);
+        ir_add_var(p, name, 1);
+    }
+    uint64_t rng = 99 + (uint64_t)_i;
+    explore_result r;
+    explore_result_init(&r, p, MODEL_SC, ALGO_NAIVE);
+    ck_assert_int_eq(r.nobserved, COLS);
+    wmx_val *vals = malloc((size_t)ROWS * COLS * sizeof *vals);
+    final_state *rows = malloc((size_t)ROWS * sizeof *rows);
+    long sum = 0;
+    /* rows are a few base rows with one column changed, so that they
+     * share long prefixes and are told apart anywhere in the key */
+    for (int i = 0; i < ROWS; i++) {
+        if (i >= 20)
+            memcpy(&vals[(size_t)i * COLS], &vals[(size_t)pick(&rng, 20) * COLS], COLS * sizeof *vals);
+        int first = i < 20 ? 0 : pick(&rng, COLS), last = i < 20 ? COLS : first + 1;
+        for (int c = first; c < last; c++) {
+            wmx_val *v = &vals[(size_t)i * COLS + (size_t)c];
+            int kind = _i == 0 ? c % 3 : 2;     /* the second run: wide columns only */
+            if (kind == 0)
+                *v = 42;
+            else if (kind == 1)
+                *v = (wmx_val[]){ INT64_MIN, -1, INT64_MAX }[pick(&rng, 3)];
+            else
+                *v = (wmx_val)pick(&rng, 5000) - 2500;
+        }
+        rows[i] = (final_state){ &vals[(size_t)i * COLS], i + 1, i % 2 == 0 };
+        sum += i + 1;
+    }
+    r.states = rows;
+    r.nstates = r.cap_states = ROWS;
+    explore_finish(&r);
+    check_order(&r, false);
+    long got = 0;
+    for (int i = 0; i < ROWS; i++) {
+        const final_state *f = &r.states[i];
+        size_t row = (size_t)(f->vals - vals) / COLS;
+        ck_assert_int_eq(f->count, (long)row + 1);
+        ck_assert(f->satisfies == (row % 2 == 0));
+        got += f->count;
+    }
+    ck_assert_int_eq(got, sum);
+    free(vals);
+    free(rows);
+    r.states = NULL;
+    r.nstates = 0;
+    explore_result_free(&r);
+    ir_program_free(p);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("explore");
@@ -202,6 +329,11 @@ int main(void)
     /* 4 seeds x 25 programs x 3 models */
     tcase_add_loop_test(tc, differential, 0, 4);
     suite_add_tcase(s, tc);
+    TCase *to = tcase_create("order");
+    tcase_set_timeout(to, 120);
+    tcase_add_test(to, state_order);
+    tcase_add_loop_test(to, state_order_wide, 0, 2);
+    suite_add_tcase(s, to);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
