@@ -442,29 +442,56 @@ void explore_result_merge(explore_result *dst, explore_result *src)
     }
 }
 
-/* A stable merge sort comparing the rows themselves. */
-static void sort_states_by_rows(final_state *a, int n, int nobs)
+/* How rows are ordered: by packed keys (below), or by their values. */
+typedef struct row_order {
+    const final_state *rows;
+    int nobs;
+    const uint64_t *keys;      /* NULL: compare the values */
+    int words;                 /* per key */
+} row_order;
+
+/* Whether row j comes strictly before row i. */
+static inline bool row_before(const row_order *o, int j, int i)
 {
-    final_state *tmp = wmx_malloc((size_t)n * sizeof *tmp);
-    final_state *from = a, *to = tmp;
+    if (!o->keys)
+        return vals_cmp(o->rows[j].vals, o->rows[i].vals, o->nobs) < 0;
+    const uint64_t *ki = o->keys + (size_t)i * (size_t)o->words;
+    const uint64_t *kj = o->keys + (size_t)j * (size_t)o->words;
+    int w = 0;
+    while (w < o->words && ki[w] == kj[w])
+        w++;
+    return w < o->words && kj[w] < ki[w];
+}
+
+/* A stable merge sort of the row numbers, then the rows put in that order. */
+static void sort_rows(final_state *a, int n, const row_order *o)
+{
+    int *idx = wmx_malloc((size_t)n * sizeof *idx), *tmp = wmx_malloc((size_t)n * sizeof *tmp);
+    for (int i = 0; i < n; i++)
+        idx[i] = i;
+    int *from = idx, *to = tmp;
     for (int width = 1; width < n; width *= 2) {
         for (int lo = 0; lo < n; lo += 2 * width) {
             int mid = lo + width < n ? lo + width : n;
             int hi = lo + 2 * width < n ? lo + 2 * width : n;
             int i = lo, j = mid, k = lo;
             while (i < mid && j < hi)
-                to[k++] = vals_cmp(from[j].vals, from[i].vals, nobs) < 0 ? from[j++] : from[i++];
+                to[k++] = row_before(o, from[j], from[i]) ? from[j++] : from[i++];
             while (i < mid)
                 to[k++] = from[i++];
             while (j < hi)
                 to[k++] = from[j++];
         }
-        final_state *t = from;
+        int *t = from;
         from = to;
         to = t;
     }
-    if (from != a)
-        memcpy(a, from, (size_t)n * sizeof *a);
+    final_state *out = wmx_malloc((size_t)n * sizeof *out);
+    for (int i = 0; i < n; i++)
+        out[i] = a[from[i]];
+    memcpy(a, out, (size_t)n * sizeof *a);
+    free(out);
+    free(idx);
     free(tmp);
 }
 
@@ -557,8 +584,9 @@ static void sort_states(final_state *a, int n, int nobs)
         sorted = vals_cmp(a[i - 1].vals, a[i].vals, nobs) <= 0;
     if (sorted)
         return;
+    row_order by_values = { a, nobs, NULL, 0 };
     if (n < 256 || nobs == 0) {
-        sort_states_by_rows(a, n, nobs);
+        sort_rows(a, n, &by_values);
         return;
     }
     column_ranks *cols = wmx_calloc((size_t)nobs, sizeof *cols);
@@ -593,43 +621,11 @@ static void sort_states(final_state *a, int n, int nobs)
                 pos += b;
             }
         }
-        /* merge sort of row numbers by key */
-        int *idx = wmx_malloc((size_t)n * sizeof *idx), *tmp = wmx_malloc((size_t)n * sizeof *tmp);
-        for (int i = 0; i < n; i++)
-            idx[i] = i;
-        int *from = idx, *to = tmp;
-        for (int width = 1; width < n; width *= 2) {
-            for (int lo = 0; lo < n; lo += 2 * width) {
-                int mid = lo + width < n ? lo + width : n;
-                int hi = lo + 2 * width < n ? lo + 2 * width : n;
-                int i = lo, j = mid, k = lo;
-                while (i < mid && j < hi) {
-                    const uint64_t *ki = keys + (size_t)from[i] * (size_t)words;
-                    const uint64_t *kj = keys + (size_t)from[j] * (size_t)words;
-                    int w = 0;
-                    while (w < words && ki[w] == kj[w])
-                        w++;
-                    to[k++] = w < words && kj[w] < ki[w] ? from[j++] : from[i++];
-                }
-                while (i < mid)
-                    to[k++] = from[i++];
-                while (j < hi)
-                    to[k++] = from[j++];
-            }
-            int *t = from;
-            from = to;
-            to = t;
-        }
-        final_state *out = wmx_malloc((size_t)n * sizeof *out);
-        for (int i = 0; i < n; i++)
-            out[i] = a[from[i]];
-        memcpy(a, out, (size_t)n * sizeof *a);
-        free(out);
-        free(idx);
-        free(tmp);
+        row_order by_keys = { a, nobs, keys, words };
+        sort_rows(a, n, &by_keys);
         free(keys);
     } else {
-        sort_states_by_rows(a, n, nobs);
+        sort_rows(a, n, &by_values);
     }
     for (int c = 0; c < nobs; c++) {
         free(cols[c].slot_val);
