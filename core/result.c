@@ -500,6 +500,10 @@ typedef struct column_ranks {
     wmx_val *slot_val;
     int *slot_rank;          /* -1: empty slot; after ranking, the value's rank */
     int cap, n;
+    /* the last value looked up: neighbouring rows mostly share a column's value */
+    bool has_last;
+    wmx_val last;
+    int last_rank;
 } column_ranks;
 
 static uint64_t val_hash(wmx_val v)
@@ -536,6 +540,10 @@ static void column_grow(column_ranks *c)
 
 static void column_add(column_ranks *c, wmx_val v)
 {
+    if (c->has_last && c->last == v)
+        return;
+    c->has_last = true;
+    c->last = v;
     if (2 * (c->n + 1) > c->cap)
         column_grow(c);
     int i = column_find(c, v);
@@ -564,6 +572,7 @@ static int column_rank(column_ranks *c)
     for (int r = 0; r < k; r++)
         c->slot_rank[column_find(c, v[r])] = r;
     free(v);
+    c->has_last = false;
     int bits = 0;
     while (((int64_t)1 << bits) < k)
         bits++;
@@ -609,7 +618,14 @@ static void sort_states(final_state *a, int n, int nobs)
                 int b = bits[c];
                 if (b == 0)
                     continue;
-                uint64_t r = (uint64_t)cols[c].slot_rank[column_find(&cols[c], a[i].vals[c])];
+                column_ranks *col = &cols[c];
+                wmx_val v = a[i].vals[c];
+                if (!col->has_last || col->last != v) {
+                    col->has_last = true;
+                    col->last = v;
+                    col->last_rank = col->slot_rank[column_find(col, v)];
+                }
+                uint64_t r = (uint64_t)col->last_rank;
                 int w = pos / 64, off = pos % 64;
                 if (off + b <= 64) {
                     key[w] |= r << (64 - off - b);
