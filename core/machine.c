@@ -390,6 +390,32 @@ int machine_enabled(const wmx_machine *m, const void *state, wmx_transition *out
     return n;
 }
 
+bool machine_first_enabled(const wmx_machine *m, const void *state,
+                           const unsigned char *skip_step, wmx_transition *out)
+{
+    void *s = CS(state);
+    for (int t = 0; t < m->nthreads; t++) {
+        if (!(skip_step && skip_step[t]) && step_enabled(m, s, t)) {
+            *out = (wmx_transition){ TR_STEP, t, -1 };
+            return true;
+        }
+        struct tstate *ts = ts_of(m, s, t);
+        if (ts->nbuf == 0)
+            continue;
+        if (m->model == MODEL_TSO) {
+            *out = (wmx_transition){ TR_FLUSH, t, -1 };
+            return true;
+        }
+        buf_entry *b = buf_of(m, s, t);
+        for (int i = 0; i < ts->nbuf; i++)
+            if (oldest_of_cell(b, i)) {
+                *out = (wmx_transition){ TR_FLUSH, t, b[i].cell };
+                return true;
+            }
+    }
+    return false;
+}
+
 bool machine_is_enabled(const wmx_machine *m, const void *state, const wmx_transition *tr)
 {
     void *s = CS(state);

@@ -95,6 +95,11 @@ int machine_max_enabled(const wmx_machine *m);
 /* Fills `out` with the enabled transitions, threads in order, each thread's
  * step before its flushes; returns how many. */
 int machine_enabled(const wmx_machine *m, const void *state, wmx_transition *out);
+/* The first of machine_enabled()'s transitions that is not the step of a
+ * thread with skip_step[t] set (skip_step may be NULL), found without
+ * listing the rest; false when there is none. */
+bool machine_first_enabled(const wmx_machine *m, const void *state,
+                           const unsigned char *skip_step, wmx_transition *out);
 /* Whether one transition is enabled. */
 bool machine_is_enabled(const wmx_machine *m, const void *state, const wmx_transition *t);
 /* Applies an enabled transition and describes it in *ev (may be NULL). */

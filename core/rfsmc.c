@@ -95,6 +95,7 @@ typedef struct decision {
                               move (alts point into them), not a malloc per key */
     int nblocks;
     size_t bused, bcap;    /* in the last block */
+    bool fixed_offered;    /* discover offered the fixed part's writes (see there) */
     /* --jobs: a decision on the paths of several workers.  Its fields above
      * `alts` never change; alts, nalts, next, aset and blocks are then
      * guarded by mu, and the fixed part's sources are a copy (fsrc) since
@@ -211,7 +212,7 @@ static void graph_free(graph *g, int nthreads)
     free(g->tcap);
 }
 
-static gev *graph_slot(graph *g, int t, int i)
+static inline gev *graph_slot(graph *g, int t, int i)
 {
     if (i >= g->tcap[t]) {
         int cap = g->tcap[t] ? g->tcap[t] : 16;
@@ -263,7 +264,7 @@ static void index_writes(rs *r, const graph *g)
         }
 }
 
-static void gev_from_event(gev *g, const wmx_event *ev)
+static inline void gev_from_event(gev *g, const wmx_event *ev)
 {
     /* every field set once, no memset: two calls per event of every trace */
     xkind k;
@@ -1128,15 +1129,22 @@ static void discover(rs *r)
         /* the initial value */
         if (own < 0 && cur != EID_INIT && (!d->is_await || await_accepts(d, r->prog->cell_init[cell])))
             offer(r, di, EID_INIT);
+        /* a write of the fixed part is the same event, with the same
+         * cone, in every trace below d: the first pass offered it (or it
+         * was the source taken, alts[0]), so later passes skip it */
+        bool skip_fixed = d->fixed_offered;
+        unsigned polls = 0;
         for (int k = cell >= 0 ? r->gwoff[cell] : 0; cell >= 0 && k < r->gwoff[cell + 1]; k++) {
             wmx_eid id = r->gw[k];
             int t = EID_THREAD(id), i = EID_INDEX(id);
+            if (skip_fixed && i < d->fcount[t])
+                continue;
             const gev *w = &g->tev[t][i];
             if (t == te && i < own)
                 continue;
             if (id == cur)
                 continue;
-            if (rs_poll(r))
+            if ((++polls & 63) == 0 && rs_poll(r))
                 return;
             /* not in e's po∪rf future (nor e itself) */
             if (vc_of(r, w->pos)[te] > ie)
@@ -1145,6 +1153,9 @@ static void discover(rs *r)
                 continue;
             offer(r, di, id);
         }
+        if (r->stop)
+            return;
+        d->fixed_offered = true;
         if (present && g->tev[te][ie].x.kind == X_RMW)
             swap_sources(r, di, cell);
     }
@@ -1338,19 +1349,16 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
         /* the budget every 64 steps: polling per step was 3% of a long trace */
         if (((r->tlen & 63) == 0 || r->stop) && rs_poll(r))
             break;
-        int n = machine_enabled(m, r->mstate, r->en);
-        int pick = -1;
-        for (int k = 0; k < n && pick < 0; k++)
-            if (!(r->en[k].kind == TR_STEP && frozen[r->en[k].thread]))
-                pick = k;
-        if (pick < 0)
+        /* the first enabled transition, frozen threads' steps left out */
+        wmx_transition next;
+        if (!machine_first_enabled(m, r->mstate, frozen, &next))
             break;
         waiter w = { -1, -1, OP_EQ, 0 };
-        if (r->en[pick].kind == TR_STEP && at_await(r, r->mstate, r->en[pick].thread))
-            await_at(r, r->mstate, r->en[pick].thread, &w);
+        if (next.kind == TR_STEP && at_await(r, r->mstate, next.thread))
+            await_at(r, r->mstate, next.thread, &w);
         wmx_event ev;
-        machine_apply(m, r->mstate, &r->en[pick], &ev);
-        trace_push(r, &r->en[pick], &ev);
+        machine_apply(m, r->mstate, &next, &ev);
+        trace_push(r, &next, &ev);
         r->winfo[r->tlen - 1] = w;
     }
     if (r->stop)
