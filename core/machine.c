@@ -229,8 +229,6 @@ static void stop_thread(struct tstate *ts, thread_status st, int instr)
     ts->err_instr = instr;
 }
 
-/* Runs thread t's local instructions until its next visible instruction,
- * the end, an assume that fails or an assertion that fails. */
 /* The common cases without a call into ir.c: an access to a scalar
  * variable, a constant or a register operand (a store's value, an await's
  * operand).  Every step of every explorer goes through these. */
@@ -253,6 +251,8 @@ static inline wmx_val eval(const wmx_program *p, int e, const wmx_val *regs)
     return ir_eval(p, e, regs, NULL);
 }
 
+/* Runs thread t's local instructions until its next visible instruction,
+ * the end, an assume that fails or an assertion that fails. */
 static void run_locals(const wmx_machine *m, void *s, int t)
 {
     const ir_thread *th = &m->prog->threads[t];

@@ -100,7 +100,6 @@ int explore_parallel(const wmx_program *prog, const explore_opts *opts, explore_
     for (void *u; (u = team_drain(t)) != NULL;)
         drop(u, ctx);
     explore_result_init(res, prog, opts->model, algo);
-    explore_finish(res);
     int rc = 0;
     for (int i = 0; i < n; i++) {
         explore_worker *w = &ws[i];

@@ -382,18 +382,12 @@ static void merge_states(explore_result *dst, explore_result *src)
     dst->nstates = k;
     dst->cap_states = cap ? cap : 1;
     src->nstates = 0;
-    /* src's value blocks go with its states; dst's last block stays the
-     * one new values are taken from */
-    if (src->nval_blocks > 0) {
-        wmx_val *last = dst->nval_blocks > 0 ? dst->val_blocks[--dst->nval_blocks] : NULL;
-        for (int b = 0; b < src->nval_blocks; b++)
-            add_val_block(dst, src->val_blocks[b]);
-        src->nval_blocks = 0;
-        if (last)
-            add_val_block(dst, last);
-        else
-            dst->val_used = dst->val_cap = 0;
-    }
+    /* src's value blocks go with its states; a later state of dst starts
+     * a block of its own */
+    for (int b = 0; b < src->nval_blocks; b++)
+        add_val_block(dst, src->val_blocks[b]);
+    src->nval_blocks = 0;
+    dst->val_used = dst->val_cap;
     free(dst->state_index);
     dst->state_index = NULL;
     dst->state_index_cap = 0;
@@ -463,7 +457,9 @@ static inline bool row_before(const row_order *o, int j, int i)
     return w < o->words && kj[w] < ki[w];
 }
 
-/* A stable merge sort of the row numbers, then the rows put in that order. */
+/* A stable merge sort of the row numbers, then the rows put in that order
+ * (not wmx_sort: here the comparison is inlined and ints move, not rows
+ * through memcpy). */
 static void sort_rows(final_state *a, int n, const row_order *o)
 {
     int *idx = wmx_malloc((size_t)n * sizeof *idx), *tmp = wmx_malloc((size_t)n * sizeof *tmp);

@@ -146,7 +146,6 @@ typedef struct rs {
     wmx_transition *rsteps;
     int rcap;
     char *rstate;
-    wmx_transition *en;
     int *tmpcount;
     int *tmpcone;
     int *keybuf;           /* scratch for the key being offered */
@@ -1957,7 +1956,6 @@ rfsmc_iter *rfsmc_iter_new(const wmx_program *prog, const explore_opts *opts,
         r->initstate = wmx_malloc(r->mss);
         machine_init(r->mm, r->initstate);
     }
-    r->en = wmx_malloc((size_t)machine_max_enabled(r->mm) * sizeof *r->en + sizeof *r->en);
     r->tmpcount = wmx_calloc(nt, sizeof *r->tmpcount);
     r->tmpcone = wmx_calloc(nt, sizeof *r->tmpcone);
     r->evstart = wmx_calloc(nt, sizeof *r->evstart);
@@ -2198,7 +2196,6 @@ void rfsmc_iter_free(rfsmc_iter *it)
     free(r->rstate);
     free(r->mstate);
     free(r->lstate);
-    free(r->en);
     free(r->tmpcount);
     free(r->tmpcone);
     free(r->keybuf);
