@@ -659,6 +659,30 @@ void machine_key(const wmx_machine *m, const void *state, void *key)
     }
 }
 
+static size_t thread_regs_bytes(const wmx_machine *m, int t)
+{
+    return (size_t)m->prog->threads[t].nregs * sizeof(wmx_val);
+}
+
+size_t machine_thread_size(const wmx_machine *m, int t)
+{
+    return thread_regs_bytes(m, t) + sizeof(struct tstate);
+}
+
+void machine_thread_save(const wmx_machine *m, const void *state, int t, void *out)
+{
+    size_t nr = thread_regs_bytes(m, t);
+    memcpy(out, regs_of(m, CS(state), t), nr);
+    memcpy((char *)out + nr, ts_of(m, CS(state), t), sizeof(struct tstate));
+}
+
+void machine_thread_load(const wmx_machine *m, void *state, int t, const void *in)
+{
+    size_t nr = thread_regs_bytes(m, t);
+    memcpy(regs_of(m, state, t), in, nr);
+    memcpy(ts_of(m, state, t), (const char *)in + nr, sizeof(struct tstate));
+}
+
 const wmx_val *machine_memory(const wmx_machine *m, const void *state) { return mem_of(m, CS(state)); }
 const wmx_eid *machine_memory_writer(const wmx_machine *m, const void *state) { return writer_of(m, CS(state)); }
 const wmx_val *machine_regs(const wmx_machine *m, const void *state, int t) { return regs_of(m, CS(state), t); }

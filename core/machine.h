@@ -147,6 +147,15 @@ int machine_buffer(const wmx_machine *m, const void *state, int thread, const bu
 /* Number of thread-events the thread has executed (next event's index). */
 int machine_thread_events(const wmx_machine *m, const void *state, int thread);
 
+/* One thread's own part of a state: its registers, pc, status and event
+ * count, not memory or its buffer.  For explorers that remember a thread's
+ * runs (core/thread_memo.h); a saved part is loaded into a state of the
+ * same machine, meaningful when the thread's buffer is empty (always
+ * under SC). */
+size_t machine_thread_size(const wmx_machine *m, int thread);
+void machine_thread_save(const wmx_machine *m, const void *state, int thread, void *out);
+void machine_thread_load(const wmx_machine *m, void *state, int thread, const void *in);
+
 /* Value a thread would read from `cell` now (own newest buffer entry, else
  * memory), and which write that is. */
 wmx_val machine_visible_value(const wmx_machine *m, const void *state, int thread, int cell, wmx_eid *writer);

@@ -37,6 +37,7 @@
 #include "budget.h"
 #include "exec.h"
 #include "parallel.h"
+#include "thread_memo.h"
 #include "verify.h"
 #include "rfsmc.h"
 
@@ -46,6 +47,8 @@
 #include <string.h>
 
 #define SRC_ABSENT (-2)    /* alternative "the await never happens" */
+/* the thread memo's size before it starts over (per worker) */
+#define THREAD_MEMO_BYTES ((size_t)32 << 20)
 
 typedef struct waiter {
     int thread, cell;
@@ -175,6 +178,8 @@ typedef struct rs {
     /* the events build_fixed ran, per thread: a greedy witness is these
      * in another order, so run_node need not run them again */
     wmx_event **fev;
+    thread_memo *memo;     /* each thread's runs so far (build_fixed walks them) */
+    int *mcur;             /* build_fixed's node per thread */
     int *fevcap;
     /* greedy_witness's scratch, kept between calls */
     int *gneed, *glastk, *gnext;
@@ -1191,9 +1196,13 @@ static bool build_fixed(rs *r, const decision *d, const alt *a, int *cnt)
     graph *ng = &r->ng;
     for (int t = 0; t < nt; t++)
         ng->tn[t] = 0;
-    machine_init(r->lm, r->lstate);
-    wmx_val *mem = (wmx_val *)machine_memory(r->lm, r->lstate);
-    wmx_eid *wr = (wmx_eid *)machine_memory_writer(r->lm, r->lstate);
+    /* each thread walks its memo (core/thread_memo.h): the interpreter
+     * runs only for runs no earlier fixed part took */
+    thread_memo *tm = r->memo;
+    thread_memo_trim(tm);
+    int *cur = r->mcur;
+    for (int t = 0; t < nt; t++)
+        cur[t] = thread_memo_root(tm, t);
     const wmx_program *p = r->prog;
     bool progress = true;
     int left = 0;
@@ -1204,52 +1213,57 @@ static bool build_fixed(rs *r, const decision *d, const alt *a, int *cnt)
         for (int t = 0; t < nt; t++) {
             while (ng->tn[t] < cnt[t]) {
                 int i = ng->tn[t];
-                if (machine_status(r->lm, r->lstate, t) != TS_RUNNING)
+                const thread_memo_node *nd = thread_memo_node_of(tm, t, cur[t]);
+                if (nd->status != TS_RUNNING)
                     return false;
-                const ir_instr *in = &p->threads[t].instrs[machine_pc(r->lm, r->lstate, t)];
-                wmx_transition step = { TR_STEP, t, -1 };
-                bool reads = in->kind == I_LOAD || in->kind == I_AWAIT || in->kind == I_XCHG ||
-                             in->kind == I_FAA || in->kind == I_CAS;
+                bool reads = nd->reads;
+                wmx_eid src = EID_INIT;
+                wmx_val v = 0;
                 if (reads) {
-                    wmx_eid src = fixed_source(r, d, a, t, i);
+                    src = fixed_source(r, d, a, t, i);
                     if (src < EID_INIT)
                         return false;
                     if (src != EID_INIT && EID_INDEX(src) >= ng->tn[EID_THREAD(src)])
                         break;   /* its source is not built yet */
-                    int cell = ir_address_cell(p, &in->addr, machine_regs(r->lm, r->lstate, t));
+                    int cell = nd->cell;
                     if (src != EID_INIT) {
                         const gev *w = graph_ev(ng, src);
                         if (!gev_is_write(w) || w->x.cell != cell)
                             return false;   /* e.g. a CAS that fails there */
-                    }
-                    if (cell >= 0) {
-                        mem[cell] = src == EID_INIT ? p->cell_init[cell] : graph_ev(ng, src)->x.value;
-                        wr[cell] = src;
+                        v = w->x.value;
+                    } else if (cell >= 0) {
+                        v = p->cell_init[cell];
                     }
                 }
-                if (!machine_is_enabled(r->lm, r->lstate, &step))
+                int next = thread_memo_step(tm, t, cur[t], v, src);
+                if (next < 0)
                     return false;  /* an await whose condition fails */
-                wmx_event ev;
-                machine_apply(r->lm, r->lstate, &step, &ev);
-                if (r->fev) {
-                    if (i >= r->fevcap[t]) {
-                        r->fevcap[t] = 2 * i + 16;
-                        r->fev[t] = wmx_realloc(r->fev[t], (size_t)r->fevcap[t] * sizeof *r->fev[t]);
-                    }
-                    r->fev[t][i] = ev;
+                cur[t] = next;
+                wmx_event ev = thread_memo_node_of(tm, t, next)->ev;
+                if (reads)
+                    ev.rf = src;
+                if (i >= r->fevcap[t]) {
+                    r->fevcap[t] = 2 * i + 16;
+                    r->fev[t] = wmx_realloc(r->fev[t], (size_t)r->fevcap[t] * sizeof *r->fev[t]);
                 }
+                r->fev[t][i] = ev;
                 gev *gv = graph_slot(ng, t, i);
                 gev_from_event(gv, &ev);
                 gv->x.index = i;
                 if (reads)
-                    gv->rf = fixed_source(r, d, a, t, i);
+                    gv->rf = src;
                 ng->tn[t]++;
                 left--;
                 progress = true;
             }
         }
     }
-    return left == 0;
+    if (left != 0)
+        return false;
+    /* where the threads stand, for run_node (memory is rebuilt there) */
+    for (int t = 0; t < nt; t++)
+        thread_memo_load(tm, t, cur[t], r->lstate);
+    return true;
 }
 
 static void trace_push(rs *r, const wmx_transition *tr, const wmx_event *ev)
@@ -1614,7 +1628,7 @@ static void explore_alt(rs *r, int di, const alt *a)
      * (saturating first was a tenth of readers-16's time, for
      * alternatives the greedy order accepts anyway). */
     bool ok = greedy_witness(r, &r->ng);
-    bool built = ok && r->fev;
+    bool built = ok;
     if (!ok) {
         if (saturate(r, &r->ng)) {
             r->refuted++;
@@ -1950,12 +1964,13 @@ rfsmc_iter *rfsmc_iter_new(const wmx_program *prog, const explore_opts *opts,
     r->lstate = wmx_malloc(r->lss);
     r->mstate = wmx_malloc(r->mss);
     r->rstate = wmx_malloc(r->mss);
-    if (opts->model != MODEL_SC || r->lss == r->mss) {
-        r->fev = wmx_calloc(nt, sizeof *r->fev);
-        r->fevcap = wmx_calloc(nt, sizeof *r->fevcap);
-        r->initstate = wmx_malloc(r->mss);
-        machine_init(r->mm, r->initstate);
-    }
+    r->fev = wmx_calloc(nt, sizeof *r->fev);
+    r->fevcap = wmx_calloc(nt, sizeof *r->fevcap);
+    r->initstate = wmx_malloc(r->mss);
+    machine_init(r->mm, r->initstate);
+    machine_init(r->lm, r->lstate);
+    r->memo = thread_memo_new(r->lm, THREAD_MEMO_BYTES);
+    r->mcur = wmx_calloc(nt, sizeof *r->mcur);
     r->tmpcount = wmx_calloc(nt, sizeof *r->tmpcount);
     r->tmpcone = wmx_calloc(nt, sizeof *r->tmpcone);
     r->evstart = wmx_calloc(nt, sizeof *r->evstart);
@@ -2207,6 +2222,8 @@ void rfsmc_iter_free(rfsmc_iter *it)
         free(r->fev[t]);
     free(r->fev);
     free(r->fevcap);
+    thread_memo_free(r->memo);
+    free(r->mcur);
     free(r->initstate);
     free(r->gneed);
     free(r->glastk);
