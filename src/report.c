@@ -197,14 +197,40 @@ void report_text(FILE *out, const explore_result *res)
     fprintf(out, "States %d\n", res->nstates);
     state_keys keys;
     state_keys_init(&keys, res);
+    /* "  %-40s %13s%s\n" of the state, its count ("%6ld traces") and the
+     * mark, put together by hand: printf was most of printing a state */
+    static const char mark[] = "   <- satisfies the condition";
+    char row[4096 + 96];
     for (int i = 0; i < res->nstates; i++) {
-        state_text(res, &keys, &res->states[i], line, sizeof line);
-        char count[32] = "";
-        if (res->states[i].count > 0)
-            snprintf(count, sizeof count, "%6ld trace%s", res->states[i].count,
-                     res->states[i].count == 1 ? " " : "s");
-        fprintf(out, "  %-40s %13s%s\n", line, count,
-                p->quant != Q_NONE && res->states[i].satisfies ? "   <- satisfies the condition" : "");
+        const final_state *st = &res->states[i];
+        state_text(res, &keys, st, line, sizeof line);
+        size_t n = 0, l = strlen(line);
+        row[n++] = ' ';
+        row[n++] = ' ';
+        memcpy(row + n, line, l);
+        n += l;
+        while (l++ < 40)
+            row[n++] = ' ';
+        row[n++] = ' ';
+        if (st->count > 0) {
+            char num[24];
+            size_t nl = int_text(num, st->count);
+            for (size_t k = nl; k < 6; k++)
+                row[n++] = ' ';
+            memcpy(row + n, num, nl);
+            n += nl;
+            memcpy(row + n, st->count == 1 ? " trace " : " traces", 7);
+            n += 7;
+        } else {
+            memset(row + n, ' ', 13);
+            n += 13;
+        }
+        if (p->quant != Q_NONE && st->satisfies) {
+            memcpy(row + n, mark, sizeof mark - 1);
+            n += sizeof mark - 1;
+        }
+        row[n++] = '\n';
+        fwrite(row, 1, n, out);
     }
     state_keys_free(&keys, res);
     if (p->quant != Q_NONE) {
