@@ -156,6 +156,9 @@ typedef struct rs {
     int *evstart;
     int nev, nwords;
     uint64_t *bits;
+    int *satstack;         /* saturate's search: stack, cursors, marks */
+    size_t satcap;
+    int64_t *satwrites;    /* saturate's writes by cell */
     size_t bitcap;
     const gev **evtab;
     size_t evcap;
@@ -375,6 +378,12 @@ static bool rs_poll(rs *r)
     return r->stop;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* Saturates the preserved order of g into r->bits (rows by event, events
  * numbered thread by thread from r->evstart).  True when it has a cycle. */
 static bool saturate(rs *r, const graph *g)
@@ -394,18 +403,25 @@ static bool saturate(rs *r, const graph *g)
     int nw = (n + 63) / 64;
     r->nwords = nw;
     size_t need = (size_t)n * (size_t)nw;
-    if (need > r->bitcap) {
-        /* n*n bits: the one allocation here that grows quadratically */
-        if (explore_reserve(&r->clk, r->opts, r->res, need * 2 * sizeof *r->bits)) {
+    if (2 * need > r->bitcap) {
+        /* n*n bits twice: the one allocation here that grows quadratically */
+        if (explore_reserve(&r->clk, r->opts, r->res, need * 4 * sizeof *r->bits)) {
             r->stop = true;
             return false;
         }
-        r->bitcap = need * 2;
+        r->bitcap = need * 4;
         r->bits = wmx_realloc(r->bits, r->bitcap * sizeof *r->bits);
     }
-    uint64_t *c = r->bits;
-    memset(c, 0, need * sizeof *c);
+    if ((size_t)n * 3 > r->satcap) {
+        r->satcap = (size_t)n * 6;
+        r->satstack = wmx_realloc(r->satstack, r->satcap * sizeof *r->satstack);
+        r->satwrites = wmx_realloc(r->satwrites, r->satcap * sizeof *r->satwrites);
+    }
+    uint64_t *c = r->bits;          /* the closure */
+    uint64_t *dir = c + need;       /* the initial edges */
+    memset(c, 0, 2 * need * sizeof *c);
 #define ROW(i) (c + (size_t)(i) * (size_t)nw)
+#define DROW(i) (dir + (size_t)(i) * (size_t)nw)
 #define EV(i) (r->evtab[i])
     if ((size_t)n > r->evcap) {
         r->evcap = (size_t)n * 2;
@@ -421,10 +437,10 @@ static bool saturate(rs *r, const graph *g)
                 return false;
             for (int j = i + 1; j < g->tn[t]; j++)
                 if (!relaxed(r->model, a, &g->tev[t][j]))
-                    BIT_SET(ROW(start[t] + i), start[t] + j);
+                    BIT_SET(DROW(start[t] + i), start[t] + j);
             if (gev_is_read(a) && a->rf != EID_INIT &&
                 (r->model == MODEL_SC || EID_THREAD(a->rf) != t))
-                BIT_SET(ROW(start[EID_THREAD(a->rf)] + EID_INDEX(a->rf)), start[t] + i);
+                BIT_SET(DROW(start[EID_THREAD(a->rf)] + EID_INDEX(a->rf)), start[t] + i);
             /* coherence: a read sees its thread's earlier writes to the
              * variable or later ones, under every model */
             if (gev_is_read(a))
@@ -434,23 +450,70 @@ static bool saturate(rs *r, const graph *g)
                         continue;
                     if (a->rf == EID_INIT)
                         return true;
-                    BIT_SET(ROW(start[t] + j), start[EID_THREAD(a->rf)] + EID_INDEX(a->rf));
+                    BIT_SET(DROW(start[t] + j), start[EID_THREAD(a->rf)] + EID_INDEX(a->rf));
                 }
         }
-    /* transitive closure of the initial edges */
-    for (int k = 0; k < n; k++) {
-        if (rs_poll(r))
-            return false;
-        for (int i = 0; i < n; i++)
-            if (BIT_GET(ROW(i), k)) {
-                uint64_t *ri = ROW(i), *rk = ROW(k);
+    /* the closure of the initial edges, by depth-first search: a row is
+     * complete once its search ends, and a successor already in the row
+     * adds nothing (its row is in it).  A successor still on the stack is
+     * a cycle.  O(n * edges / 64), where the cubic closure was most of a
+     * refutation. */
+    {
+        int *stk = r->satstack, *at = r->satstack + n;
+        unsigned char *mark = (unsigned char *)(r->satstack + 2 * n);   /* 0 new, 1 open, 2 done */
+        memset(mark, 0, (size_t)n);
+        for (int root = 0; root < n; root++) {
+            if (mark[root])
+                continue;
+            if (rs_poll(r))
+                return false;
+            int sp = 0;
+            stk[sp] = root;
+            at[sp++] = 0;
+            mark[root] = 1;
+            while (sp > 0) {
+                int i = stk[sp - 1];
+                const uint64_t *di = DROW(i);
+                uint64_t *ci = ROW(i);
+                int j = -1;
+                for (int w = at[sp - 1] >> 6; w < nw && j < 0; w++) {
+                    uint64_t bits = di[w] & ~ci[w];
+                    if (w == at[sp - 1] >> 6)
+                        bits &= ~(uint64_t)0 << (at[sp - 1] & 63);
+                    if (bits)
+                        j = w * 64 + __builtin_ctzll(bits);
+                }
+                if (j < 0) {
+                    mark[i] = 2;
+                    sp--;
+                    continue;
+                }
+                if (mark[j] == 1)
+                    return true;
+                if (mark[j] == 0) {
+                    /* search j first; i comes back to j then */
+                    at[sp - 1] = j;
+                    mark[j] = 1;
+                    stk[sp] = j;
+                    at[sp++] = 0;
+                    continue;
+                }
+                const uint64_t *cj = ROW(j);
                 for (int w = 0; w < nw; w++)
-                    ri[w] |= rk[w];
+                    ci[w] |= cj[w];
+                BIT_SET(ci, j);
+                at[sp - 1] = j + 1;
             }
+        }
     }
-    for (int i = 0; i < n; i++)
-        if (BIT_GET(ROW(i), i))
-            return true;
+    /* the writes by cell (cell << 32 | event, sorted): a read meets only
+     * the writes of its cell */
+    int64_t *wsort = r->satwrites;
+    int nws = 0;
+    for (int xi = 0; xi < n; xi++)
+        if (gev_is_write(EV(xi)))
+            wsort[nws++] = (int64_t)EV(xi)->x.cell << 32 | xi;
+    qsort(wsort, (size_t)nws, sizeof *wsort, cmp_i64);
     /* derived edges, each added to the closure at once */
     bool added = true;
     while (added) {
@@ -462,9 +525,17 @@ static bool saturate(rs *r, const graph *g)
             if (rs_poll(r))
                 return false;
             int wi = rd->rf == EID_INIT ? -1 : start[EID_THREAD(rd->rf)] + EID_INDEX(rd->rf);
-            for (int xi = 0; xi < n; xi++) {
-                const gev *w2 = EV(xi);
-                if (xi == wi || xi == ri || !gev_is_write(w2) || w2->x.cell != rd->x.cell)
+            int lo = 0, hi = nws;
+            while (lo < hi) {
+                int mid = (lo + hi) / 2;
+                if ((int32_t)(wsort[mid] >> 32) < rd->x.cell)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            for (int k = lo; k < nws && (int32_t)(wsort[k] >> 32) == rd->x.cell; k++) {
+                int xi = (int)(wsort[k] & 0xffffffff);
+                if (xi == wi || xi == ri)
                     continue;
                 int a = -1, b = -1;
                 if (BIT_GET(ROW(xi), ri)) {          /* w' before the read: w' before w */
@@ -496,6 +567,7 @@ static bool saturate(rs *r, const graph *g)
     }
     return false;
 #undef ROW
+#undef DROW
 #undef EV
 }
 
@@ -2215,6 +2287,8 @@ void rfsmc_iter_free(rfsmc_iter *it)
     free(r->tmpcone);
     free(r->keybuf);
     free(r->evstart);
+    free(r->satstack);
+    free(r->satwrites);
     free(r->bits);
     free(r->gwoff);
     free(r->gw);
