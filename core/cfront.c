@@ -98,6 +98,8 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
 
 #include <dlfcn.h>
 
+#include "cfront_cache.h"
+
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/IRReader.h>
@@ -3008,6 +3010,12 @@ static char *slurp_fd(int fd)
     return s;
 }
 
+static const char *clang_command(void)
+{
+    const char *clang = getenv("WMX_CLANG");
+    return clang && *clang ? clang : WMX_CLANG;
+}
+
 /* Runs clang on path, writing LLVM IR to out.  0 ok; else err holds
  * clang's first error (file:line:col: message). */
 typedef struct clang_run {
@@ -3017,11 +3025,10 @@ typedef struct clang_run {
 
 /* Starts clang on path, writing bitcode to out.  It runs while libLLVM is
  * opened (about 20 ms each): clang_finish waits for it. */
-static int clang_start(const char *path, const cfront_opts *o, const char *out, clang_run *run, wmx_error *err)
+static int clang_start(const char *path, const cfront_opts *o, const char *out, const char *depfile,
+                       clang_run *run, wmx_error *err)
 {
-    const char *clang = getenv("WMX_CLANG");
-    if (!clang || !*clang)
-        clang = WMX_CLANG;
+    const char *clang = clang_command();
     const char *argv[CFRONT_MAX_FLAGS + 24];
     int n = 0;
     argv[n++] = clang;
@@ -3043,6 +3050,11 @@ static int clang_start(const char *path, const cfront_opts *o, const char *out, 
     argv[n++] = "-idirafter";       /* wmx's genmc.h, after the user's -I */
     argv[n++] = WMX_STR(WMX_C_INCLUDE_PATH);
 #endif
+    if (depfile) {
+        argv[n++] = "-MD";          /* the files it reads: the cache's dependencies */
+        argv[n++] = "-MF";
+        argv[n++] = depfile;
+    }
     argv[n++] = "-o";
     argv[n++] = out;
     argv[n++] = "--";
@@ -3081,9 +3093,7 @@ static int clang_start(const char *path, const cfront_opts *o, const char *out, 
 
 static int clang_finish(const char *path, clang_run *run, wmx_error *err)
 {
-    const char *clang = getenv("WMX_CLANG");
-    if (!clang || !*clang)
-        clang = WMX_CLANG;
+    const char *clang = clang_command();
     pid_t pid = run->pid;
     char *msg = slurp_fd(run->fd);
     close(run->fd);
@@ -3373,7 +3383,39 @@ static void free_translation(cfront *c)
     c->cur = c->t = c->forked = c->visible = 0;
 }
 
+static wmx_program *translate_file(const char *path, const cfront_opts *o, const char *depfile,
+                                   wmx_error *err);
+
 wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
+{
+    if (access(path, R_OK) != 0) {
+        wmx_error_set(err, path, 0, 0, "cannot read the file: %s", strerror(errno));
+        return NULL;
+    }
+    /* a translation kept from an earlier run (core/cfront_cache.h) */
+    char *entry = cfront_cache_entry(path, o, clang_command());
+    if (entry) {
+        wmx_program *p = cfront_cache_get(entry);
+        if (p) {
+            free(entry);
+            return p;
+        }
+    }
+    char dep[] = "/tmp/wmx-cfront-XXXXXX";
+    int fd = entry ? mkstemp(dep) : -1;
+    if (fd >= 0)
+        close(fd);
+    wmx_program *p = translate_file(path, o, fd >= 0 ? dep : NULL, err);
+    if (p && fd >= 0)
+        cfront_cache_put(entry, p, dep);
+    if (fd >= 0)
+        unlink(dep);
+    free(entry);
+    return p;
+}
+
+static wmx_program *translate_file(const char *path, const cfront_opts *o, const char *depfile,
+                                   wmx_error *err)
 {
     char tmpl[] = "/tmp/wmx-cfront-XXXXXX";
     int fd = mkstemp(tmpl);
@@ -3382,14 +3424,9 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
         return NULL;
     }
     close(fd);
-    if (access(path, R_OK) != 0) {
-        wmx_error_set(err, path, 0, 0, "cannot read the file: %s", strerror(errno));
-        unlink(tmpl);
-        return NULL;
-    }
     char why[300];
     clang_run run;
-    if (clang_start(path, o, tmpl, &run, err) != 0) {
+    if (clang_start(path, o, tmpl, depfile, &run, err) != 0) {
         unlink(tmpl);
         return NULL;
     }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfront_cache.h"
 #include "lang.h"
 
 /* ---- helpers ------------------------------------------------------- */
@@ -744,6 +745,48 @@ START_TEST(test_junk)
 }
 END_TEST
 
+
+/* ---- the C front end's cache: a program as bytes and back ----------- */
+
+START_TEST(test_cache_roundtrip)
+{
+    wmx_program *p = load_example(examples[_i]);
+    size_t n = 0, m = 0;
+    unsigned char *b = cfront_cache_encode(p, &n);
+    wmx_program *q = cfront_cache_decode(b, n);
+    ck_assert_ptr_nonnull(q);
+    unsigned char *c = cfront_cache_encode(q, &m);
+    ck_assert_uint_eq(n, m);
+    ck_assert(memcmp(b, c, n) == 0);
+    ck_assert_str_eq(q->name, p->name);
+    ck_assert_int_eq(q->nthreads, p->nthreads);
+    ck_assert_int_eq(q->ncells, p->ncells);
+    ck_assert_int_eq(q->nexprs, p->nexprs);
+    for (int t = 0; t < p->nthreads; t++) {
+        ck_assert_int_eq(q->threads[t].ninstrs, p->threads[t].ninstrs);
+        for (int i = 0; i < p->threads[t].ninstrs; i++) {
+            ck_assert_int_eq(q->threads[t].instrs[i].kind, p->threads[t].instrs[i].kind);
+            ck_assert_int_eq(q->threads[t].instrs[i].loc.line, p->threads[t].instrs[i].loc.line);
+            ck_assert_str_eq(q->threads[t].instrs[i].text, p->threads[t].instrs[i].text);
+        }
+    }
+    /* every cut of the bytes is refused, and bytes changed here and there
+     * decode to something or nothing, never past the buffer (ASan) */
+    for (size_t k = 0; k < n; k++)
+        ck_assert_ptr_null(cfront_cache_decode(b, k));
+    for (size_t k = 0; k < n; k += 7) {
+        unsigned char save = b[k];
+        b[k] ^= 0xa5;
+        ir_program_free(cfront_cache_decode(b, n));
+        b[k] = save;
+    }
+    free(b);
+    free(c);
+    ir_program_free(q);
+    ir_program_free(p);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("lang");
@@ -762,6 +805,7 @@ int main(void)
     tcase_add_test(tc, test_condition);
     tcase_add_loop_test(tc, test_examples_parse, 0, (int)(sizeof examples / sizeof examples[0]));
     tcase_add_test(tc, test_example_sb);
+    tcase_add_loop_test(tc, test_cache_roundtrip, 0, (int)(sizeof examples / sizeof examples[0]));
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_deep_nesting);
     tcase_add_test(tc, test_junk);
