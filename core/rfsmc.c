@@ -183,6 +183,10 @@ typedef struct rs {
     wmx_event **fev;
     thread_memo *memo;     /* each thread's runs so far (build_fixed walks them) */
     int *mcur;             /* build_fixed's node per thread */
+    /* fev[t][0, g.tn[t]) are the current graph's events (see build_fixed),
+     * fnode[t][i] the memo node after event i, -1 until asked for */
+    int32_t **fnode;
+    unsigned fnode_gen;    /* the memo generation fnode's numbers are of */
     int *fevcap;
     /* greedy_witness's scratch, kept between calls */
     int *gneed, *glastk, *gnext;
@@ -1253,8 +1257,46 @@ static wmx_eid fixed_source(rs *r, const decision *d, const alt *a, int t, int i
     return EID_INIT - 1;  /* cannot happen */
 }
 
+static void fev_reserve(rs *r, int t, int i)
+{
+    if (i >= r->fevcap[t]) {
+        r->fevcap[t] = 2 * i + 16;
+        r->fev[t] = wmx_realloc(r->fev[t], (size_t)r->fevcap[t] * sizeof *r->fev[t]);
+        r->fnode[t] = wmx_realloc(r->fnode[t], (size_t)r->fevcap[t] * sizeof *r->fnode[t]);
+    }
+}
+
+/* the value event ev's read returned (the key of the memo's edge) */
+static wmx_val read_value(const wmx_event *ev)
+{
+    return ev->kind == EV_RMW ? ev->read : ev->value;
+}
+
+/* The memo node after thread t's event i of the current graph, walking
+ * from the last one known; -1 when the memo cannot follow. */
+static int fnode_at(rs *r, int t, int i)
+{
+    int k = i;
+    while (k >= 0 && r->fnode[t][k] < 0)
+        k--;
+    int node = k >= 0 ? r->fnode[t][k] : thread_memo_root(r->memo, t);
+    for (int j = k + 1; j <= i && node >= 0; j++) {
+        const wmx_event *ev = &r->fev[t][j];
+        node = thread_memo_step(r->memo, t, node, read_value(ev), ev->rf);
+        r->fnode[t][j] = node;
+    }
+    return node;
+}
+
 /* Builds the fixed part of alternative a of d in r->ng by running each
- * thread's code with the given sources.  False when it cannot be built. */
+ * thread's code with the given sources.  False when it cannot be built.
+ *
+ * d's own fixed part F_e is a prefix of the current graph (it lies below
+ * every decision on the path), the same events with the same sources for
+ * every alternative of d: those are copied, and only the cone's other
+ * events and e itself are run.  Under --jobs a shared decision's
+ * alternatives may run on a worker whose graph is elsewhere: they are
+ * built from the start. */
 static bool build_fixed(rs *r, const decision *d, const alt *a, int *cnt)
 {
     int nt = r->nthreads;
@@ -1272,14 +1314,33 @@ static bool build_fixed(rs *r, const decision *d, const alt *a, int *cnt)
      * runs only for runs no earlier fixed part took */
     thread_memo *tm = r->memo;
     thread_memo_trim(tm);
+    if (r->fnode_gen != thread_memo_generation(tm)) {
+        for (int t = 0; t < nt; t++)
+            for (int i = 0; i < r->g.tn[t]; i++)
+                r->fnode[t][i] = -1;
+        r->fnode_gen = thread_memo_generation(tm);
+    }
     int *cur = r->mcur;
-    for (int t = 0; t < nt; t++)
+    bool reuse = !d->fsrc;
+    int left = 0;
+    for (int t = 0; t < nt; t++) {
+        int start = reuse && d->fcount[t] <= r->g.tn[t] ? d->fcount[t] : 0;
         cur[t] = thread_memo_root(tm, t);
+        if (start > 0) {
+            int node = fnode_at(r, t, start - 1);
+            if (node >= 0) {
+                graph_slot(ng, t, start - 1);
+                memcpy(ng->tev[t], r->g.tev[t], (size_t)start * sizeof *ng->tev[t]);
+                cur[t] = node;
+            } else {
+                start = 0;
+            }
+        }
+        ng->tn[t] = start;
+        left += cnt[t] - start;
+    }
     const wmx_program *p = r->prog;
     bool progress = true;
-    int left = 0;
-    for (int t = 0; t < nt; t++)
-        left += cnt[t];
     while (left > 0 && progress) {
         progress = false;
         for (int t = 0; t < nt; t++) {
@@ -1314,11 +1375,9 @@ static bool build_fixed(rs *r, const decision *d, const alt *a, int *cnt)
                 wmx_event ev = thread_memo_node_of(tm, t, next)->ev;
                 if (reads)
                     ev.rf = src;
-                if (i >= r->fevcap[t]) {
-                    r->fevcap[t] = 2 * i + 16;
-                    r->fev[t] = wmx_realloc(r->fev[t], (size_t)r->fevcap[t] * sizeof *r->fev[t]);
-                }
+                fev_reserve(r, t, i);
                 r->fev[t][i] = ev;
+                r->fnode[t][i] = next;
                 gev *gv = graph_slot(ng, t, i);
                 gev_from_event(gv, &ev);
                 gv->x.index = i;
@@ -1350,6 +1409,20 @@ static void trace_push(rs *r, const wmx_transition *tr, const wmx_event *ev)
     r->steps[r->tlen] = *tr;
     r->events[r->tlen] = *ev;
     r->tlen++;
+}
+
+/* Keeps a thread event of the trace being run in fev, as the SC
+ * interpreter describes it (what build_fixed copies from). */
+static void fev_keep(rs *r, const wmx_event *ev)
+{
+    int t = ev->thread, i = EID_INDEX(ev->id);
+    fev_reserve(r, t, i);
+    wmx_event e = *ev;
+    if (e.kind == EV_WRITE_BUF)
+        e.kind = EV_WRITE;
+    e.from_buffer = false;
+    r->fev[t][i] = e;
+    r->fnode[t][i] = -1;
 }
 
 /* Runs the node whose fixed part is realised by the witness r->wit: the
@@ -1428,6 +1501,8 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
             wmx_event ev;
             machine_apply(m, r->mstate, &r->wit[i], &ev);
             trace_push(r, &r->wit[i], &ev);
+            if (r->wit[i].kind == TR_STEP)
+                fev_keep(r, &ev);
         }
     }
     for (;;) {
@@ -1445,14 +1520,18 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
         machine_apply(m, r->mstate, &next, &ev);
         trace_push(r, &next, &ev);
         r->winfo[r->tlen - 1] = w;
+        if (next.kind == TR_STEP)
+            fev_keep(r, &ev);
     }
     if (r->stop)
         return;                 /* not a maximal trace: report nothing */
     r->res->events += r->tlen;
 
-    /* the new graph: marks of the fixed part come from the old one */
+    /* the new graph.  A built node's fixed part is in r->ng already, as
+     * build_fixed left it (the same events, with their sources): only
+     * their trace positions are new */
     graph *ng = &r->ng;
-    for (int t = 0; t < nt; t++)
+    for (int t = 0; t < nt && !built; t++)
         ng->tn[t] = 0;
     if ((size_t)r->tlen * (size_t)nt > (size_t)r->vccap) {
         r->vccap = r->tlen * nt * 2 + 16;
@@ -1466,7 +1545,8 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
         }
         int t = ev->thread, i = EID_INDEX(ev->id);
         gev *gv = graph_slot(ng, t, i);
-        gev_from_event(gv, ev);
+        if (!built || i >= fcnt[t])
+            gev_from_event(gv, ev);
         gv->pos = k;
         ng->tn[t] = i + 1;
         r->order[k] = ev->id;
@@ -1563,6 +1643,30 @@ static bool greedy_witness(rs *r, const graph *g) { return greedy_witness_obs(r,
 /* obs_w: when given, the write each observed cell r->obs[o] must end with
  * (EID_INIT: none): an observer read at the end that needs it, so nothing
  * may overwrite it. */
+/* What thread t's next event (index i) can do in greedy_witness: 1 a read
+ * whose source is the last write of its cell, a fence or a cell-less step;
+ * 2 a write (or RMW) whose overwritten value no read still needs; else 0. */
+static inline int greedy_ready(const graph *g, int t, int i, const int *off, const int *lastk,
+                               const int *need, int n)
+{
+    if (i >= g->tn[t])
+        return 0;
+    const gev *e = &g->tev[t][i];
+    int c = e->x.cell;
+    bool rd = gev_is_read(e), wr = gev_is_write(e);
+    if (c < 0 || (!rd && !wr))
+        return 1;
+    if (rd) {
+        int src = e->rf == EID_INIT ? -1 : off[EID_THREAD(e->rf)] + EID_INDEX(e->rf);
+        if (src != lastk[c])
+            return 0;
+    }
+    if (!wr)
+        return 1;
+    int left = lastk[c] < 0 ? need[n + c] : need[lastk[c]];
+    return left - (rd ? 1 : 0) == 0 ? 2 : 0;
+}
+
 static bool greedy_witness_obs(rs *r, const graph *g, const wmx_eid *obs_w)
 {
     int nt = r->nthreads, n = 0;
@@ -1627,33 +1731,24 @@ static bool greedy_witness_obs(rs *r, const graph *g, const wmx_eid *obs_w)
      * source current */
     int lo0 = 0;
     for (int step = 0; step < n; step++) {
-        int pick = -1;
-        for (int pass = 0; pass < 2 && pick < 0; pass++)
-            for (int t = pass == 0 ? lo0 : 0; t < nt && pick < 0; t++) {
-                if (next[t] >= g->tn[t])
-                    continue;
-                const gev *e = &g->tev[t][next[t]];
-                int c = e->x.cell;
-                bool rd = gev_is_read(e), wr = gev_is_write(e);
-                if (c < 0 || (!rd && !wr)) {
-                    if (pass == 0)
-                        pick = t;
-                    continue;
-                }
-                if (rd) {
-                    int src = e->rf == EID_INIT ? -1 : off[EID_THREAD(e->rf)] + EID_INDEX(e->rf);
-                    if (src != lastk[c])
-                        continue;
-                }
-                if (!wr) {
-                    if (pass == 0)
-                        pick = t;
-                    continue;
-                }
-                /* a write (or RMW): what it overwrites must not be needed */
-                if (pass == 1 && *NEED_OF(c) - (rd ? 1 : 0) == 0)
-                    pick = t;
+        /* the first read or cell-less step from lo0 on, else the first
+         * write (or RMW) whose overwritten value nobody needs: threads
+         * lo0.. are looked at once for both, 0..lo0 only for a write */
+        int pick = -1, wpick = -1;
+        for (int t = lo0; t < nt && pick < 0; t++) {
+            int k = greedy_ready(g, t, next[t], off, lastk, need, n);
+            if (k == 1)
+                pick = t;
+            else if (k == 2 && wpick < 0)
+                wpick = t;
+        }
+        for (int t = 0; t < lo0 && pick < 0; t++)
+            if (greedy_ready(g, t, next[t], off, lastk, need, n) == 2) {
+                wpick = t;
+                break;
             }
+        if (pick < 0)
+            pick = wpick;
         if (pick < 0) {
             ok = false;
             break;
@@ -2038,6 +2133,7 @@ rfsmc_iter *rfsmc_iter_new(const wmx_program *prog, const explore_opts *opts,
     r->rstate = wmx_malloc(r->mss);
     r->fev = wmx_calloc(nt, sizeof *r->fev);
     r->fevcap = wmx_calloc(nt, sizeof *r->fevcap);
+    r->fnode = wmx_calloc(nt, sizeof *r->fnode);
     r->initstate = wmx_malloc(r->mss);
     machine_init(r->mm, r->initstate);
     machine_init(r->lm, r->lstate);
@@ -2292,9 +2388,12 @@ void rfsmc_iter_free(rfsmc_iter *it)
     free(r->bits);
     free(r->gwoff);
     free(r->gw);
-    for (int t = 0; r->fev && t < r->nthreads; t++)
+    for (int t = 0; r->fev && t < r->nthreads; t++) {
         free(r->fev[t]);
+        free(r->fnode[t]);
+    }
     free(r->fev);
+    free(r->fnode);
     free(r->fevcap);
     thread_memo_free(r->memo);
     free(r->mcur);

@@ -18,6 +18,7 @@ struct thread_memo {
     memo_thread *th;
     char *scratch;         /* a state of sc: misses run here */
     size_t used, max_bytes;
+    unsigned generation;
 };
 
 /* what node n of thread t knows about its next instruction, from state */
@@ -91,12 +92,18 @@ void thread_memo_trim(thread_memo *tm)
     if (tm->used <= tm->max_bytes)
         return;
     tm->used = 0;
+    tm->generation++;
     for (int t = 0; t < tm->nthreads; t++) {
         memo_thread *mt = &tm->th[t];
         mt->n = 1;
         mt->nodes[0].child = -1;
         tm->used += sizeof *mt->nodes + mt->size;
     }
+}
+
+unsigned thread_memo_generation(const thread_memo *tm)
+{
+    return tm->generation;
 }
 
 int thread_memo_root(const thread_memo *tm, int t)

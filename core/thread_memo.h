@@ -38,6 +38,10 @@ void thread_memo_free(thread_memo *tm);
  * max_bytes; call only while no node number is held. */
 void thread_memo_trim(thread_memo *tm);
 
+/* Counts the trims that forgot nodes: a node number kept from before a
+ * change of generation means nothing. */
+unsigned thread_memo_generation(const thread_memo *tm);
+
 /* Thread t at its start (after its first local instructions). */
 int thread_memo_root(const thread_memo *tm, int t);
 const thread_memo_node *thread_memo_node_of(const thread_memo *tm, int t, int n);

@@ -8,6 +8,7 @@
 
 #include "cfront_cache.h"
 #include "lang.h"
+#include "thread_memo.h"
 
 /* ---- helpers ------------------------------------------------------- */
 
@@ -787,6 +788,76 @@ START_TEST(test_cache_roundtrip)
 }
 END_TEST
 
+/* ---- the thread memo (core/thread_memo.h) against the SC machine ------ */
+
+/* Random SC runs of an example: every step of a thread, taken through the
+ * memo from the node it stands at, gives the machine's event and leaves
+ * the thread's own state as the machine leaves it; a memo of a few hundred
+ * bytes (forgetting at every trim) as well as a large one. */
+START_TEST(test_thread_memo_runs)
+{
+    wmx_program *p = load_example(examples[_i]);
+    wmx_error err;
+    wmx_machine *m = machine_new(p, MODEL_SC, &err);
+    ck_assert_ptr_nonnull(m);
+    size_t ss = machine_state_size(m);
+    char *st = malloc(ss), *chk = malloc(ss);
+    int nt = p->nthreads;
+    int *node = calloc((size_t)nt, sizeof *node);
+    unsigned char *a = malloc(4096), *b = malloc(4096);
+    wmx_transition *en = malloc((size_t)machine_max_enabled(m) * sizeof *en);
+    unsigned seed = 12345u + (unsigned)_i;
+    for (int big = 0; big < 2; big++) {
+        thread_memo *tm = thread_memo_new(m, big ? (size_t)1 << 20 : 300);
+        for (int run = 0; run < 40; run++) {
+            thread_memo_trim(tm);
+            machine_init(m, st);
+            for (int t = 0; t < nt; t++)
+                node[t] = thread_memo_root(tm, t);
+            for (int step = 0; step < 200; step++) {
+                int ne = machine_enabled(m, st, en);
+                if (ne == 0)
+                    break;
+                seed = seed * 1103515245u + 12345u;
+                wmx_transition tr = en[(seed >> 8) % (unsigned)ne];
+                int t = tr.thread;
+                const thread_memo_node *nd = thread_memo_node_of(tm, t, node[t]);
+                ck_assert_int_eq(nd->status, TS_RUNNING);
+                wmx_event ev;
+                machine_apply(m, st, &tr, &ev);
+                wmx_val v = ev.kind == EV_RMW ? ev.read : ev.value;
+                int next = thread_memo_step(tm, t, node[t], v, ev.rf);
+                ck_assert_int_ge(next, 0);
+                const thread_memo_node *c = thread_memo_node_of(tm, t, next);
+                ck_assert_int_eq(c->ev.kind, ev.kind);
+                ck_assert_int_eq(c->ev.id, ev.id);
+                ck_assert_int_eq(c->ev.instr, ev.instr);
+                ck_assert_int_eq(c->ev.cell, ev.cell);
+                ck_assert(c->ev.value == ev.value);
+                ck_assert_int_eq(c->status, machine_status(m, st, t));
+                size_t ts = machine_thread_size(m, t);
+                ck_assert_uint_le(ts, 4096);
+                machine_thread_save(m, st, t, a);
+                memcpy(chk, st, ss);
+                thread_memo_load(tm, t, next, chk);
+                machine_thread_save(m, chk, t, b);
+                ck_assert(memcmp(a, b, ts) == 0);
+                node[t] = next;
+            }
+        }
+        thread_memo_free(tm);
+    }
+    free(en);
+    free(a);
+    free(b);
+    free(node);
+    free(st);
+    free(chk);
+    machine_free(m);
+    ir_program_free(p);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("lang");
@@ -806,6 +877,7 @@ int main(void)
     tcase_add_loop_test(tc, test_examples_parse, 0, (int)(sizeof examples / sizeof examples[0]));
     tcase_add_test(tc, test_example_sb);
     tcase_add_loop_test(tc, test_cache_roundtrip, 0, (int)(sizeof examples / sizeof examples[0]));
+    tcase_add_loop_test(tc, test_thread_memo_runs, 0, (int)(sizeof examples / sizeof examples[0]));
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_deep_nesting);
     tcase_add_test(tc, test_junk);
