@@ -112,6 +112,7 @@ int explore_parallel(const wmx_program *prog, const explore_opts *opts, explore_
         explore_result_free(&w->res);
     }
     res->time_s = explore_now() - t0;
+    res->workers = n;
     explore_finish(res);
     team_free(t);
     free(ws);

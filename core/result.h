@@ -103,6 +103,8 @@ typedef struct explore_result {
                                     the C front end's loop bound (--unroll) cut a loop */
     long positive, negative;     /* traces where the proposition holds / does not */
     long events;                 /* events executed in total */
+    int workers;                 /* threads that explored it (1, or --jobs N's N):
+                                    the report may format with as many */
     int nobserved;
     cond_lhs *observed;          /* locations recorded in final states */
     int nstates, cap_states;

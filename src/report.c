@@ -1,6 +1,8 @@
 /* report.c - printing results: text for people, herd7's layout, JSON. */
 #include "report.h"
 
+#include <pthread.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -282,6 +284,47 @@ static void put_int(FILE *out, long long v)
     fwrite(buf, 1, int_text(buf, v), out);
 }
 
+#define JSON_MAX_PARTS 64
+#define JSON_PARALLEL_MIN 16384
+#define JSON_CHUNK 4096
+
+/* states [lo, hi) of a JSON "states" array, formatted into text */
+typedef struct json_part {
+    const explore_result *res;
+    char **keys;
+    const size_t *klen;
+    size_t need;               /* the longest state's text */
+    int lo, hi;
+    char *text;
+    size_t len;
+} json_part;
+
+static void *json_part_main(void *arg)
+{
+    json_part *jp = arg;
+    const explore_result *res = jp->res;
+    size_t cap = jp->need * (size_t)(jp->hi - jp->lo + 1) + 64, n = 0;
+    char *buf = wmx_malloc(cap);
+    for (int i = jp->lo; i < jp->hi; i++) {
+        if (cap - n < jp->need + 4) {
+            cap *= 2;
+            buf = wmx_realloc(buf, cap);
+        }
+        if (i)
+            buf[n++] = ',', buf[n++] = ' ';
+        buf[n++] = '{';
+        for (int k = 0; k < res->nobserved; k++) {
+            memcpy(buf + n, jp->keys[k] ? jp->keys[k] : "", jp->klen[k]);
+            n += jp->klen[k];
+            n += int_text(buf + n, (long long)res->states[i].vals[k]);
+        }
+        buf[n++] = '}';
+    }
+    jp->text = buf;
+    jp->len = n;
+    return NULL;
+}
+
 void report_json(FILE *out, const explore_result *res)
 {
     const wmx_program *p = res->prog;
@@ -323,21 +366,35 @@ void report_json(FILE *out, const explore_result *res)
         klen[k] = keys[k] ? strlen(keys[k]) : 0;
         need += klen[k] + 24;
     }
-    char *buf = wmx_malloc(need);
-    for (int i = 0; i < res->nstates; i++) {
-        size_t n = 0;
-        if (i)
-            buf[n++] = ',', buf[n++] = ' ';
-        buf[n++] = '{';
-        for (int k = 0; k < res->nobserved; k++) {
-            memcpy(buf + n, keys[k] ? keys[k] : "", klen[k]);
-            n += klen[k];
-            n += int_text(buf + n, (long long)res->states[i].vals[k]);
+    /* a run of --jobs N formats big tables N parts at a time (the output
+     * is the same), in rounds of JSON_CHUNK states per part so that the
+     * text in memory stays small: printing was the serial end of such a
+     * run */
+    json_part parts[JSON_MAX_PARTS];
+    int np = res->workers > 1 && res->nstates >= JSON_PARALLEL_MIN ? res->workers : 1;
+    if (np > JSON_MAX_PARTS)
+        np = JSON_MAX_PARTS;
+    pthread_t tids[JSON_MAX_PARTS];
+    for (int base = 0; base < res->nstates; base += np * JSON_CHUNK) {
+        bool started[JSON_MAX_PARTS] = { false };
+        for (int k = 0; k < np; k++) {
+            int lo = base + k * JSON_CHUNK, hi = lo + JSON_CHUNK;
+            lo = lo < res->nstates ? lo : res->nstates;
+            hi = hi < res->nstates ? hi : res->nstates;
+            parts[k] = (json_part){ res, keys, klen, need, lo, hi, NULL, 0 };
+            if (k > 0 && hi > lo)
+                started[k] = pthread_create(&tids[k], NULL, json_part_main, &parts[k]) == 0;
         }
-        buf[n++] = '}';
-        fwrite(buf, 1, n, out);
+        json_part_main(&parts[0]);
+        for (int k = 0; k < np; k++) {
+            if (k > 0 && started[k])
+                pthread_join(tids[k], NULL);
+            else if (k > 0)
+                json_part_main(&parts[k]);      /* no thread: format it here */
+            fwrite(parts[k].text, 1, parts[k].len, out);
+            free(parts[k].text);
+        }
     }
-    free(buf);
     free(klen);
     for (int k = 0; k < res->nobserved; k++)
         free(keys[k]);
