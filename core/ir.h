@@ -166,6 +166,10 @@ typedef enum quantifier {
 
 /* ---- program ------------------------------------------------------- */
 
+/* core/cfront_cache.c writes and reads every field of these structures
+ * (a translated C program kept between runs): a new field goes there too,
+ * with a new CACHE_MAGIC. */
+
 typedef struct wmx_program {
     char *name;          /* test name */
     char *file;          /* source file path */
