@@ -156,10 +156,10 @@ typedef struct rs {
     int *evstart;
     int nev, nwords;
     uint64_t *bits;
+    size_t bitcap;
     int *satstack;         /* saturate's search: stack, cursors, marks */
     size_t satcap;
     int64_t *satwrites;    /* saturate's writes by cell */
-    size_t bitcap;
     const gev **evtab;
     size_t evcap;
     long refuted;
@@ -178,16 +178,17 @@ typedef struct rs {
     wmx_eid *gw;
     int gwcap;
     const graph *gw_of;    /* the graph gw indexes (NULL: none) */
-    /* the events build_fixed ran, per thread: a greedy witness is these
-     * in another order, so run_node need not run them again */
+    /* per thread, the current graph's events as the SC interpreter
+     * describes them, fev[t][0, g.tn[t]) (build_fixed copies a fixed
+     * part's prefix from them, and a greedy witness is its events in
+     * another order), and fnode[t][i] the memo node after event i, -1
+     * until asked for */
     wmx_event **fev;
+    int32_t **fnode;
+    int *fevcap;
+    unsigned fnode_gen;    /* the memo generation fnode's numbers are of */
     thread_memo *memo;     /* each thread's runs so far (build_fixed walks them) */
     int *mcur;             /* build_fixed's node per thread */
-    /* fev[t][0, g.tn[t]) are the current graph's events (see build_fixed),
-     * fnode[t][i] the memo node after event i, -1 until asked for */
-    int32_t **fnode;
-    unsigned fnode_gen;    /* the memo generation fnode's numbers are of */
-    int *fevcap;
     /* greedy_witness's scratch, kept between calls */
     int *gneed, *glastk, *gnext;
     size_t gneedcap, glastkcap;
@@ -1640,9 +1641,6 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
  * was a quarter of readers-16's time and most of longwriter's. */
 static bool greedy_witness(rs *r, const graph *g) { return greedy_witness_obs(r, g, NULL); }
 
-/* obs_w: when given, the write each observed cell r->obs[o] must end with
- * (EID_INIT: none): an observer read at the end that needs it, so nothing
- * may overwrite it. */
 /* What thread t's next event (index i) can do in greedy_witness: 1 a read
  * whose source is the last write of its cell, a fence or a cell-less step;
  * 2 a write (or RMW) whose overwritten value no read still needs; else 0. */
@@ -1667,6 +1665,9 @@ static inline int greedy_ready(const graph *g, int t, int i, const int *off, con
     return left - (rd ? 1 : 0) == 0 ? 2 : 0;
 }
 
+/* obs_w: when given, the write each observed cell r->obs[o] must end with
+ * (EID_INIT: none): an observer read at the end that needs it, so nothing
+ * may overwrite it. */
 static bool greedy_witness_obs(rs *r, const graph *g, const wmx_eid *obs_w)
 {
     int nt = r->nthreads, n = 0;
@@ -2388,7 +2389,7 @@ void rfsmc_iter_free(rfsmc_iter *it)
     free(r->bits);
     free(r->gwoff);
     free(r->gw);
-    for (int t = 0; r->fev && t < r->nthreads; t++) {
+    for (int t = 0; t < r->nthreads; t++) {
         free(r->fev[t]);
         free(r->fnode[t]);
     }

@@ -1,7 +1,6 @@
 /* report.c - printing results: text for people, herd7's layout, JSON. */
 #include "report.h"
-
-#include <pthread.h>
+#include "team.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -303,13 +302,10 @@ static void *json_part_main(void *arg)
 {
     json_part *jp = arg;
     const explore_result *res = jp->res;
-    size_t cap = jp->need * (size_t)(jp->hi - jp->lo + 1) + 64, n = 0;
-    char *buf = wmx_malloc(cap);
+    /* need, plus ", {" and "}", for each state */
+    size_t n = 0;
+    char *buf = wmx_malloc((jp->need + 4) * (size_t)(jp->hi - jp->lo) + 1);
     for (int i = jp->lo; i < jp->hi; i++) {
-        if (cap - n < jp->need + 4) {
-            cap *= 2;
-            buf = wmx_realloc(buf, cap);
-        }
         if (i)
             buf[n++] = ',', buf[n++] = ' ';
         buf[n++] = '{';
@@ -371,30 +367,33 @@ void report_json(FILE *out, const explore_result *res)
      * text in memory stays small: printing was the serial end of such a
      * run */
     json_part parts[JSON_MAX_PARTS];
+    void *args[JSON_MAX_PARTS];
     int np = res->workers > 1 && res->nstates >= JSON_PARALLEL_MIN ? res->workers : 1;
     if (np > JSON_MAX_PARTS)
         np = JSON_MAX_PARTS;
-    pthread_t tids[JSON_MAX_PARTS];
+    team *tm = np > 1 ? team_new(np) : NULL;
     for (int base = 0; base < res->nstates; base += np * JSON_CHUNK) {
-        bool started[JSON_MAX_PARTS] = { false };
         for (int k = 0; k < np; k++) {
             int lo = base + k * JSON_CHUNK, hi = lo + JSON_CHUNK;
             lo = lo < res->nstates ? lo : res->nstates;
             hi = hi < res->nstates ? hi : res->nstates;
             parts[k] = (json_part){ res, keys, klen, need, lo, hi, NULL, 0 };
-            if (k > 0 && hi > lo)
-                started[k] = pthread_create(&tids[k], NULL, json_part_main, &parts[k]) == 0;
+            args[k] = &parts[k];
         }
-        json_part_main(&parts[0]);
+        /* the parts of threads that could not be started are formatted here */
+        int ran = 0;
+        if (tm) {
+            team_run(tm, json_part_main, args);
+            ran = team_workers(tm);
+        }
+        for (int k = ran; k < np; k++)
+            json_part_main(&parts[k]);
         for (int k = 0; k < np; k++) {
-            if (k > 0 && started[k])
-                pthread_join(tids[k], NULL);
-            else if (k > 0)
-                json_part_main(&parts[k]);      /* no thread: format it here */
             fwrite(parts[k].text, 1, parts[k].len, out);
             free(parts[k].text);
         }
     }
+    team_free(tm);
     free(klen);
     for (int k = 0; k < res->nobserved; k++)
         free(keys[k]);
