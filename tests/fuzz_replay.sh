@@ -2,7 +2,8 @@
 # tests/fuzz_replay.sh - replays the committed fuzz corpora
 # (tests/fuzz/corpus/<target>/) through the CLI, as a user's files would
 # arrive: litmus and .wmx inputs through `wmx explore`, traces through
-# `wmx check` and `wmx graph` (next to a copy of the fuzz target's program).
+# `wmx check` and `wmx graph` (next to a copy of the fuzz target's program),
+# games through `wmx game`.
 # Under `make check-asan` WMX is the gcc ASan+UBSan build, so this is where a
 # memory error found by libFuzzer's clang build must also show up in ours.
 # Fails on a sanitizer report, a crash (signal) or an exit code above 3.
@@ -62,6 +63,16 @@ if [ -d "$corpus/trace" ]; then
     cp "$f" "$tmp/input.trace"
     run "$f" check "$tmp/input.trace" --timeout 1
     run "$f (graph)" graph "$tmp/input.trace" --check none -o "$tmp/out.dot"
+  done
+fi
+if [ -d "$corpus/game" ]; then
+  for f in "$corpus/game"/*; do
+    [ -f "$f" ] || continue
+    pick || continue
+    cp "$f" "$tmp/input.game"
+    run "$f" game "$tmp/input.game" --json --max-positions 20000 --k-max 2
+    run "$f (always/before)" game "$tmp/input.game" --a-update always --b-update before --first B \
+      --format dot --max-positions 20000 --k-max 2
   done
 fi
 echo "fuzz_replay: $((n - bad)) of $n runs clean"
