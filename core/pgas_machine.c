@@ -227,7 +227,8 @@ void pgas_init(const pgas_machine *m, void *s)
             regs[m->prog->pgas_rank_reg] = r;
         if (m->prog->pgas_nranks_reg >= 0)
             regs[m->prog->pgas_nranks_reg] = m->nranks;
-        memcpy(mem_of(m, s, r), m->prog->cell_init, (size_t)m->ncells * sizeof(wmx_val));
+        if (m->ncells > 0)      /* a program without variables has no cell_init */
+            memcpy(mem_of(m, s, r), m->prog->cell_init, (size_t)m->ncells * sizeof(wmx_val));
     }
     for (int r = 0; r < m->nranks; r++)
         run_local(m, s, r);

@@ -213,6 +213,112 @@ static void index_rebuild(explore_result *res)
 
 #define MAX_ERRORS 16
 
+/* Which errors a result keeps, and with which witness, must not depend on
+ * the order in which traces arrive: a --jobs N run finds them in another
+ * order than one worker does.  So a failing instruction keeps its shortest
+ * witness (ties broken by the schedule), and past MAX_ERRORS the failing
+ * instructions that come first in (thread, instruction) order are kept. */
+typedef struct error_witness {
+    int thread, instr, len;
+    const wmx_transition *steps;
+    const wmx_event *events;
+} error_witness;
+
+static error_witness witness_of(const explore_error *e)
+{
+    return (error_witness){ e->thread, e->instr, e->len, e->steps, e->events };
+}
+
+static int error_key_cmp(const error_witness *a, const error_witness *b)
+{
+    if (a->thread != b->thread)
+        return a->thread < b->thread ? -1 : 1;
+    if (a->instr != b->instr)
+        return a->instr < b->instr ? -1 : 1;
+    return 0;
+}
+
+static int witness_cmp(const error_witness *a, const error_witness *b)
+{
+    if (a->len != b->len)
+        return a->len < b->len ? -1 : 1;
+    for (int i = 0; i < a->len; i++) {
+        const wmx_transition *x = &a->steps[i], *y = &b->steps[i];
+        if (x->thread != y->thread)
+            return x->thread < y->thread ? -1 : 1;
+        if (x->kind != y->kind)
+            return x->kind < y->kind ? -1 : 1;
+        if (x->cell != y->cell)
+            return x->cell < y->cell ? -1 : 1;
+    }
+    return 0;
+}
+
+/* The slot cand would take (an index into res->errors, or nerrors for a new
+ * one), or -1 when res keeps a better report than cand. */
+static int error_slot(const explore_result *res, const error_witness *cand)
+{
+    int worst = -1;
+    error_witness worst_w = { 0 };
+    for (int e = 0; e < res->nerrors; e++) {
+        error_witness w = witness_of(&res->errors[e]);
+        if (error_key_cmp(&w, cand) == 0)
+            return witness_cmp(cand, &w) < 0 ? e : -1;
+        if (worst < 0 || error_key_cmp(&w, &worst_w) > 0) {
+            worst = e;
+            worst_w = w;
+        }
+    }
+    if (res->nerrors < MAX_ERRORS)
+        return res->nerrors;
+    return error_key_cmp(cand, &worst_w) < 0 ? worst : -1;
+}
+
+static bool error_wanted(const explore_result *res, const error_witness *cand)
+{
+    return error_slot(res, cand) >= 0;
+}
+
+/* Keeps a copy of cand's witness with message (taken over) if it is wanted,
+ * else frees message. */
+static void error_offer(explore_result *res, const error_witness *cand, char *message)
+{
+    int slot = error_slot(res, cand);
+    if (slot < 0) {
+        free(message);
+        return;
+    }
+    if (slot == res->nerrors) {
+        if (res->nerrors == res->cap_errors) {
+            res->cap_errors = res->cap_errors ? 2 * res->cap_errors : 4;
+            res->errors = wmx_realloc(res->errors, (size_t)res->cap_errors * sizeof *res->errors);
+        }
+        res->nerrors++;
+    } else {
+        free(res->errors[slot].message);
+        free(res->errors[slot].steps);
+        free(res->errors[slot].events);
+    }
+    explore_error *er = &res->errors[slot];
+    er->thread = cand->thread;
+    er->instr = cand->instr;
+    er->len = cand->len;
+    er->message = message;
+    size_t n = (size_t)(cand->len ? cand->len : 1);
+    er->steps = wmx_malloc(n * sizeof *er->steps);
+    er->events = wmx_malloc(n * sizeof *er->events);
+    if (cand->len) {
+        memcpy(er->steps, cand->steps, (size_t)cand->len * sizeof *er->steps);
+        memcpy(er->events, cand->events, (size_t)cand->len * sizeof *er->events);
+    }
+}
+
+static int error_order(const void *a, const void *b)
+{
+    error_witness x = witness_of(a), y = witness_of(b);
+    return error_key_cmp(&x, &y);
+}
+
 /* Counts `count` traces ending in the observed values vals.  The index
  * keeps the hash's high half beside the state, so probing past other
  * states does not touch their values. */
@@ -266,33 +372,16 @@ static void record_error(explore_result *res, const wmx_machine *m, const explor
             fault = true;
             res->error_traces++;
         }
-        /* one report per failing instruction is enough */
-        bool seen = false;
-        for (int e = 0; e < res->nerrors; e++)
-            if (res->errors[e].thread == t && res->errors[e].instr == instr)
-                seen = true;
-        if (seen || res->nerrors >= MAX_ERRORS)
-            continue;
-        if (res->nerrors == res->cap_errors) {
-            res->cap_errors = res->cap_errors ? 2 * res->cap_errors : 4;
-            res->errors = wmx_realloc(res->errors, (size_t)res->cap_errors * sizeof *res->errors);
-        }
-        explore_error *er = &res->errors[res->nerrors++];
         const ir_instr *in = &p->threads[t].instrs[instr];
         const char *what = in->kind == I_ASSERT ? "assertion failed"
                          : ir_is_visible(in) ? "memory access out of bounds"
                          : "too many local steps (loop without bound?)";
-        er->thread = t;
-        er->instr = instr;
-        er->message = wmx_asprintf("%s:%d:%d: %s in %s: %s", p->file, in->loc.line, in->loc.col,
-                                   what, p->threads[t].name, in->text ? in->text : "");
-        er->len = tr->len;
-        er->steps = wmx_malloc((size_t)(tr->len ? tr->len : 1) * sizeof *er->steps);
-        er->events = wmx_malloc((size_t)(tr->len ? tr->len : 1) * sizeof *er->events);
-        if (tr->len) {
-            memcpy(er->steps, tr->steps, (size_t)tr->len * sizeof *er->steps);
-            memcpy(er->events, tr->events, (size_t)tr->len * sizeof *er->events);
-        }
+        error_witness cand = { t, instr, tr->len, tr->steps, tr->events };
+        if (!error_wanted(res, &cand))
+            continue;
+        char *message = wmx_asprintf("%s:%d:%d: %s in %s: %s", p->file, in->loc.line, in->loc.col,
+                                     what, p->threads[t].name, in->text ? in->text : "");
+        error_offer(res, &cand, message);
     }
 }
 
@@ -404,27 +493,9 @@ void explore_result_merge(explore_result *dst, explore_result *src)
     dst->error_traces += src->error_traces;
     merge_states(dst, src);
     for (int e = 0; e < src->nerrors; e++) {
-        const explore_error *se = &src->errors[e];
-        bool seen = false;
-        for (int k = 0; k < dst->nerrors; k++)
-            if (dst->errors[k].thread == se->thread && dst->errors[k].instr == se->instr)
-                seen = true;
-        if (seen || dst->nerrors >= MAX_ERRORS)
-            continue;
-        if (dst->nerrors == dst->cap_errors) {
-            dst->cap_errors = dst->cap_errors ? 2 * dst->cap_errors : 4;
-            dst->errors = wmx_realloc(dst->errors, (size_t)dst->cap_errors * sizeof *dst->errors);
-        }
-        explore_error *de = &dst->errors[dst->nerrors++];
-        *de = *se;
-        de->message = wmx_strdup(se->message);
-        size_t n = (size_t)(se->len ? se->len : 1);
-        de->steps = wmx_malloc(n * sizeof *de->steps);
-        de->events = wmx_malloc(n * sizeof *de->events);
-        if (se->len) {
-            memcpy(de->steps, se->steps, (size_t)se->len * sizeof *de->steps);
-            memcpy(de->events, se->events, (size_t)se->len * sizeof *de->events);
-        }
+        error_witness w = witness_of(&src->errors[e]);
+        if (error_wanted(dst, &w))
+            error_offer(dst, &w, wmx_strdup(src->errors[e].message));
     }
     if (!src->complete && src->stop_reason) {
         bool follower = strcmp(src->stop_reason, "team") == 0;
@@ -650,6 +721,8 @@ static void sort_states(final_state *a, int n, int nobs)
 void explore_finish(explore_result *res)
 {
     sort_states(res->states, res->nstates, res->nobserved);
+    if (res->nerrors > 1)
+        qsort(res->errors, (size_t)res->nerrors, sizeof *res->errors, error_order);
     free(res->state_index);
     res->state_index = NULL;
     res->state_index_cap = 0;

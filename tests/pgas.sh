@@ -93,6 +93,18 @@ check_err negq 'ranks 2;\nvar x, y;\nspmd {\n  read(x, 0, y, -1);\n}\n' "4:17: q
 "$WMX" robust "$root/examples/pgas/ring.wmx" --ranks 6 --max-states 50 > /dev/null 2>&1
 [ $? = 3 ] || bad "state limit did not give exit 3"
 
+# -- a program without variables (its ranks hold no memory): one terminated
+# state, robust; under check-asan this once read a null cell_init
+printf 'ranks 2;\nspmd {\n  barrier;\n  r = rank;\n  assert(r < nranks);\n}\n' > "$tmp/novars.wmx"
+"$WMX" explore "$tmp/novars.wmx" > "$tmp/out" 2>&1
+rc=$?
+{ [ "$rc" = 0 ] && grep -q 'Terminated states (1)' "$tmp/out"; } || { bad "no-variables program: exit $rc"; cat "$tmp/out"; }
+for m in search nf; do
+    "$WMX" robust "$tmp/novars.wmx" --method $m > "$tmp/out" 2>&1
+    rc=$?
+    [ "$rc" = 0 ] || { bad "no-variables program, robust --method $m: exit $rc"; cat "$tmp/out"; }
+done
+
 # -- the TSO/PSO robust command speaks JSON too
 "$WMX" robust "$root/examples/sb.wmx" --json > "$tmp/j" 2>&1
 rc=$?

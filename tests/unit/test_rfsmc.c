@@ -548,6 +548,18 @@ static const char *jobs_differential(const wmx_program *p, wmx_model model, expl
         if (a.states[i].count != b.states[i].count ||
             memcmp(a.states[i].vals, b.states[i].vals, (size_t)a.nobserved * sizeof(wmx_val)))
             bad = msg;
+    /* the same failing instructions, in the same order, with the same
+     * witness: which worker met one first must not show */
+    for (int i = 0; !bad && i < a.nerrors; i++) {
+        const explore_error *x = &a.errors[i], *y = &b.errors[i];
+        if (x->thread != y->thread || x->instr != y->instr || x->len != y->len ||
+            strcmp(x->message, y->message) != 0)
+            bad = msg;
+        for (int k = 0; !bad && k < x->len; k++)
+            if (x->steps[k].thread != y->steps[k].thread || x->steps[k].kind != y->steps[k].kind ||
+                x->steps[k].cell != y->steps[k].cell)
+                bad = msg;
+    }
     if (bad)
         snprintf(msg, n, "%s %s %s: 1 worker %ld+%ld %d states %ld events, 2 workers %ld+%ld %d states %ld events, %d duplicates",
                  p->name, model_name(model), algo_name(algo), a.traces, a.blocked, a.nstates, a.events,
