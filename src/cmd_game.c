@@ -1,8 +1,9 @@
 /* cmd_game.c - `wmx game FILE [--a-update U] [--b-update U] [--k N|auto]
- * [--first A|B] [--json] [--format text|dot]`: solves a TSO safety game
- * (doc/games.md) and prints the winner, the graph's size and the winner's
- * positional strategy.  Exit 0 solved, 2 input error, 3 a limit stopped the
- * run before any bound was solved. */
+ * [--first A|B] [--json] [--format text|dot] [--timeout S]`: solves a TSO
+ * safety game (doc/games.md) and prints the winner, the graph's size and the
+ * winner's positional strategy.  Exit 0 solved, 2 input error, 3 a limit
+ * (--max-positions, --timeout, Ctrl-C) stopped the run before any bound was
+ * solved. */
 #include "cli.h"
 #include "game.h"
 
@@ -24,6 +25,41 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* What stops a build: Ctrl-C (the cancel flag), --timeout (polled by the
+ * build's progress hook), or --max-positions (the build's own check). */
+typedef struct game_stop {
+    volatile sig_atomic_t *cancel;
+    double deadline;           /* 0 = none */
+    int timed_out;
+} game_stop;
+
+static int game_progress(uint64_t positions, void *ud)
+{
+    (void)positions;
+    game_stop *st = ud;
+    if (st->deadline > 0 && now_s() >= st->deadline)
+        st->timed_out = 1;
+    return st->timed_out;
+}
+
+/* The reason a build stopped, as a JSON token and in words. */
+static const char *stop_token(const game_stop *st)
+{
+    if (st->cancel && *st->cancel)
+        return "interrupted";
+    return st->timed_out ? "timeout" : "max-positions";
+}
+
+static void stop_words(FILE *f, const game_stop *st, const game_opts *o, double timeout)
+{
+    if (st->cancel && *st->cancel)
+        fprintf(f, "interrupted (Ctrl-C)");
+    else if (st->timed_out)
+        fprintf(f, "timeout after %g s (--timeout)", timeout);
+    else
+        fprintf(f, "the position graph outgrew --max-positions %llu", (unsigned long long)o->max_positions);
 }
 
 static void json_str(FILE *f, const char *s)
@@ -167,13 +203,15 @@ int cmd_game(int argc, char **argv, cmd_ctx *ctx)
     game_opts_init(&o);
     o.cancel = ctx->cancel;
     o.max_positions = 50000000;
+    game_stop stop = { ctx->cancel, 0, 0 };
+    double timeout = 0;
     int json = 0, dot = 0, kauto = 0, kgiven = 0, kmax = 8;
     long rows = 50;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = NULL;
         const char *names[] = { "--a-update", "--b-update", "--k", "--first", "--format", "--rows",
-                                "--max-positions", "--k-max", NULL };
+                                "--max-positions", "--k-max", "--timeout", NULL };
         int which = -1;
         for (int j = 0; names[j]; j++) {
             size_t n = strlen(names[j]);
@@ -189,6 +227,13 @@ int cmd_game(int argc, char **argv, cmd_ctx *ctx)
         }
         char *end = NULL;
         switch (which) {
+        case 8:
+            timeout = strtod(v, &end);
+            if (*v == '\0' || *end || !(timeout > 0)) {
+                fprintf(ctx->err, "wmx game: --timeout: expected a positive number of seconds, got '%s'\n", v);
+                return EXIT_USAGE;
+            }
+            break;
         case 0:
         case 1: {
             int u = game_update_parse(v);
@@ -277,6 +322,10 @@ int cmd_game(int argc, char **argv, cmd_ctx *ctx)
         return EXIT_USAGE;
     }
     double t0 = now_s();
+    if (timeout > 0)
+        stop.deadline = t0 + timeout;
+    o.progress = game_progress;
+    o.ud = &stop;
     int exact = game_variant_exact(o.a_update, o.b_update) && !(kgiven && !kauto);
     /* without --k a variant with no finite construction is solved like --k auto */
     if (!exact && !kgiven)
@@ -290,7 +339,7 @@ int cmd_game(int argc, char **argv, cmd_ctx *ctx)
     kres ks[GAME_MAX_K + 1];
     int nks = 0;
     game_graph G;
-    int have = 0, rc = EXIT_OK;
+    int have = 0, rc = EXIT_OK, stopped = 1;   /* stopped: a limit ended the last build */
     if (exact) {
         o.k = 0;
         bound = "exact";
@@ -312,11 +361,13 @@ int cmd_game(int argc, char **argv, cmd_ctx *ctx)
     } else {
         bound = "limit";
         int klast = kexact > 0 ? kexact : kmax;
+        stopped = 0;
         for (int k = 1; k <= klast; k++) {
             game_graph H;
             o.k = k;
             if (game_build(&H, g, &o) != 0) {
                 game_graph_free(&H);
+                stopped = 1;
                 break;
             }
             game_solve(&H);
@@ -343,11 +394,14 @@ int cmd_game(int argc, char **argv, cmd_ctx *ctx)
     }
     double secs = now_s() - t0;
     if (!have) {
-        if (json)
-            fprintf(ctx->out, "{\"winner\": null, \"exact\": false, \"limit\": true, \"time_s\": %.3f}\n", secs);
-        else
-            fprintf(ctx->out, "LIMIT: the position graph outgrew the limit (--max-positions %llu) or the run was stopped\n",
-                    (unsigned long long)o.max_positions);
+        if (json) {
+            fprintf(ctx->out, "{\"winner\": null, \"exact\": false, \"limit\": true, \"stop_reason\": \"%s\", "
+                              "\"time_s\": %.3f}\n", stop_token(&stop), secs);
+        } else {
+            fprintf(ctx->out, "LIMIT: stopped before any bound was solved: ");
+            stop_words(ctx->out, &stop, &o, timeout);
+            fprintf(ctx->out, " (%.2f s)\n", secs);
+        }
         game_free(g);
         return EXIT_LIMIT;
     }
@@ -377,7 +431,10 @@ int cmd_game(int argc, char **argv, cmd_ctx *ctx)
         for (int j = 0; j < nks; j++)
             fprintf(f, "%s{\"k\": %d, \"winner\": \"%c\", \"positions\": %u}", j ? ", " : "", ks[j].k,
                     ks[j].winner == GAME_B ? 'B' : 'A', ks[j].positions);
-        fprintf(f, "], \"build_s\": %.3f, \"solve_s\": %.3f, \"time_s\": %.3f}\n", G.build_s, G.solve_s, secs);
+        fprintf(f, "]");
+        if (kauto && stopped && strcmp(bound, "limit") == 0)
+            fprintf(f, ", \"stop_reason\": \"%s\"", stop_token(&stop));
+        fprintf(f, ", \"build_s\": %.3f, \"solve_s\": %.3f, \"time_s\": %.3f}\n", G.build_s, G.solve_s, secs);
     } else if (dot) {
         print_dot(ctx->out, &G);
     } else {
@@ -409,8 +466,12 @@ int cmd_game(int argc, char **argv, cmd_ctx *ctx)
             if (strcmp(bound, "stable") == 0)
                 fprintf(f, "\n  stable: the same winner for the last %d bounds; answer of the %d-bounded game (not exact)\n",
                         AUTO_STABLE, kfinal);
-            else
-                fprintf(f, "\n  LIMIT: stopped at k=%d before the winner was stable; answer of the %d-bounded game (not exact)\n",
+            else if (stopped) {
+                fprintf(f, "\n  LIMIT: k=%d was not solved (", kfinal + 1);
+                stop_words(f, &stop, &o, timeout);
+                fprintf(f, "); answer of the %d-bounded game (not exact)\n", kfinal);
+            } else
+                fprintf(f, "\n  LIMIT: stopped at k=%d (--k-max) before the winner was stable; answer of the %d-bounded game (not exact)\n",
                         kfinal, kfinal);
             for (int j = 1; j < nks; j++)
                 if (ks[j].winner != ks[j - 1].winner)

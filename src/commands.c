@@ -620,7 +620,7 @@ const command wmx_commands[] = {
       "Prints the program with pure loop iterations bounded by assume, or turned\n"
       "into await when the test is on a shared load.",
       "file", cmd_transform, CMD_BOTH, NULL },
-    { "game", "FILE.game [--a-update U] [--b-update U] [--k N|auto] [--first A|B] [--json] [--format text|dot] [--rows N]",
+    { "game", "FILE.game [--a-update U] [--b-update U] [--k N|auto] [--first A|B] [--json] [--format text|dot] [--rows N] [--timeout S]",
       "solve a TSO safety game: winner, graph size, the winner's strategy",
       "Builds the positions of the TSO game (doc/games.md) and solves it by\n"
       "backward attractor.  U is never, before, after or always (default never).\n"
@@ -628,8 +628,10 @@ const command wmx_commands[] = {
       "(the default for the other variants) raises N until the winner is the\n"
       "same for 3 bounds or --k-max (8) or --max-positions is hit.  Prints the\n"
       "winner, the graph's size and the winner's strategy (--rows N rows, 0 all);\n"
-      "--format dot the strategy graph, --json one object.  Exit 0 solved,\n"
-      "2 bad input, 3 a limit stopped it before any bound was solved.",
+      "--format dot the strategy graph, --json one object.  --timeout S and\n"
+      "Ctrl-C stop a build; --k auto then answers with the last bound solved.\n"
+      "Exit 0 solved, 2 bad input, 3 a limit stopped it before any bound was\n"
+      "solved.",
       "file", cmd_game, CMD_BATCH, NULL },
     { "help", "[COMMAND]", "list the commands, or show one command's help",
       "Without an argument lists every command; with one prints its help.",

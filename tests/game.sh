@@ -91,10 +91,28 @@ rc=$?
 (. "$root/bench/game-gen.sh"; ring 3) > "$tmp/ring3.game"    # a subshell: ring sets n, i, j
 "$WMX" game "$tmp/ring3.game" --a-update always --b-update always --max-positions 20000 > "$tmp/t"
 rc=$?
-[ "$rc" = 0 ] && grep -q 'k=1 A, k=2 A$' "$tmp/t" && grep -q 'LIMIT: stopped at k=2' "$tmp/t" ||
+[ "$rc" = 0 ] && grep -q 'k=1 A, k=2 A$' "$tmp/t" &&
+    grep -q 'LIMIT: k=3 was not solved (the position graph outgrew --max-positions 20000)' "$tmp/t" ||
     bad "auto cut by a limit: rc $rc, $(cat "$tmp/t")"
 "$WMX" game "$tmp/ring3.game" --a-update always --b-update always --max-positions 20000 --json |
-    grep -q '"exact": false, "k": 2, "bound": "limit"' || bad "auto cut by a limit: JSON"
+    grep -q '"exact": false, "k": 2, "bound": "limit".*"stop_reason": "max-positions"' || bad "auto cut by a limit: JSON"
+# --timeout stops a build that would run for minutes, and says so; Ctrl-C too
+(. "$root/bench/game-gen.sh"; ring 9) > "$tmp/ring9.game"
+"$WMX" game "$tmp/ring9.game" --a-update always --b-update before --timeout 0.5 > "$tmp/t"
+rc=$?
+[ "$rc" = 3 ] && grep -q 'LIMIT: stopped before any bound was solved: timeout after 0.5 s' "$tmp/t" ||
+    bad "--timeout: rc $rc, $(cat "$tmp/t")"
+"$WMX" game "$tmp/ring9.game" --a-update always --b-update before --timeout 0.5 --json |
+    grep -q '"winner": null, .*"stop_reason": "timeout"' || bad "--timeout: JSON"
+"$WMX" game "$tmp/ring9.game" --a-update always --b-update before > "$tmp/t" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+[ "$rc" = 3 ] && grep -q 'interrupted (Ctrl-C)' "$tmp/t" || bad "Ctrl-C: rc $rc, $(cat "$tmp/t")"
+"$WMX" game "$root/examples/games/flush-race.game" --timeout 0 > /dev/null 2>&1
+[ $? = 2 ] || bad "--timeout 0 accepted"
 
 # properties on generated games: --k auto reports every bound it solved, each
 # bound's winner equals a separate --k run, and a note names both answers
