@@ -685,7 +685,9 @@ START_TEST(random_differential)
     int fails = 0;
     const char *first = NULL;
     char firstbuf[512];
-    for (uint64_t seed = 1; seed <= 400; seed++) {
+    /* ODPOR_SEEDS=N runs more programs (a longer hunt; the default is CI's) */
+    uint64_t n = getenv("ODPOR_SEEDS") ? (uint64_t)atoi(getenv("ODPOR_SEEDS")) : 400;
+    for (uint64_t seed = 1; seed <= n; seed++) {
         wmx_program *p = random_program(seed, false);
         const char *f = differential(p, false, msg, sizeof msg);
         if (f && !first) {
@@ -728,7 +730,8 @@ START_TEST(random_differential_large)
     int fails = 0;
     const char *first = NULL;
     char firstbuf[512];
-    for (uint64_t seed = 1040; seed <= 1080; seed++)
+    uint64_t last = getenv("ODPOR_SEEDS") ? 1040 + (uint64_t)atoi(getenv("ODPOR_SEEDS")) / 10 : 1080;
+    for (uint64_t seed = 1040; seed <= last; seed++)
         for (int ifaa = 0; ifaa < 2; ifaa++) {
             wmx_program *p = random_program_shape(seed, ifaa, true);
             const char *f = differential(p, ifaa, msg, sizeof msg);
