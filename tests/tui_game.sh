@@ -36,6 +36,7 @@ run() {
     must 'verdict: A wins from here'
     must 'A to move; A may update after her instruction'
     must '>1 p0->p1 wr(x,1)'
+    must 'Q    q0     buffer \[\]   final: q1'
 
     cmd 'move P 1'
     wait_for 'A: P.1 p0->p1 wr(x,1)' || return

@@ -482,6 +482,11 @@ static void game_draw(ui_state *ui, ui_pane *pane, ui_screen *s, ui_rect r)
             first = 0;
         }
         wmx_strbuf_printf(&b, "]");
+        /* what B aims at: the process's final states */
+        int nfinal = 0;
+        for (int f = 0; f < pr->nstates; f++)
+            if (pr->final[f])
+                wmx_strbuf_printf(&b, "%s%s", nfinal++ ? ", " : "   final: ", pr->states[f]);
         scr_put(s, r.x, y++, r.w, ui_thread_style(p), b.s);
         /* transitions from the current state, numbered as `move` takes them */
         int x = r.x + 5;
