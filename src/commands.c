@@ -333,6 +333,10 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
         }
         p = rewritten.prog;
     }
+    if (opts.jobs != 0 && opts.jobs != 1 && opts.algo != ALGO_NAIVE && opts.algo != ALGO_RFSMC)
+        /* said, not refused: the run is right, only not parallel */
+        fprintf(ctx->err, "wmx: note: --algo %s explores on one worker (--jobs splits naive and rfsmc)\n",
+                algo_name(opts.algo));
     if (dump_wut && opts.algo != ALGO_ODPOR) {
         fprintf(ctx->err, "wmx: --dump-wut needs --algo odpor\n");
         plp_result_free(&rewritten);

@@ -68,6 +68,13 @@ if [ $rc != 3 ] || ! grep -q '"stop_reason": "max-traces"' "$tmp/out" || [ "${go
     echo "FAIL: --jobs 2 --max-traces 100: exit $rc, ${got:-?} traces"; cat "$tmp/err"; fail=1
 fi
 runs=$((runs + 1))
+# odpor does not split: --jobs 2 gives one worker's output and says so
+"$WMX" explore "$tmp/readers.wmx" --model sc --algo odpor --json > "$tmp/one" 2>/dev/null
+"$WMX" explore "$tmp/readers.wmx" --model sc --algo odpor --json --jobs 2 > "$tmp/two" 2>"$tmp/err"
+if [ "$(strip "$tmp/one")" != "$(strip "$tmp/two")" ] || ! grep -q "odpor explores on one worker" "$tmp/err"; then
+    echo "FAIL: odpor --jobs 2: not one worker's output, or no note"; cat "$tmp/err"; fail=1
+fi
+runs=$((runs + 1))
 # --jobs 0 is every core; a bad value is a usage error (exit 2)
 "$WMX" explore "$tmp/readers.wmx" --model sc --jobs 0 > /dev/null 2>&1 || { echo "FAIL: --jobs 0"; fail=1; }
 for bad in -1 x 100000; do
