@@ -3,7 +3,8 @@
 # (tests/fuzz/corpus/<target>/) through the CLI, as a user's files would
 # arrive: litmus and .wmx inputs through `wmx explore`, traces through
 # `wmx check` and `wmx graph` (next to a copy of the fuzz target's program),
-# games through `wmx game`.
+# games through `wmx game`, PGAS programs through `wmx explore` and both
+# `wmx robust` methods.
 # Under `make check-asan` WMX is the gcc ASan+UBSan build, so this is where a
 # memory error found by libFuzzer's clang build must also show up in ours.
 # Fails on a sanitizer report, a crash (signal) or an exit code above 3.
@@ -73,6 +74,17 @@ if [ -d "$corpus/game" ]; then
     run "$f" game "$tmp/input.game" --json --max-positions 20000 --k-max 2
     run "$f (always/before)" game "$tmp/input.game" --a-update always --b-update before --first B \
       --format dot --max-positions 20000 --k-max 2
+  done
+fi
+if [ -d "$corpus/pgas" ]; then
+  for f in "$corpus/pgas"/*; do
+    [ -f "$f" ] || continue
+    pick || continue
+    cp "$f" "$tmp/input.wmx"
+    # the fuzz target's limits: at most 3 ranks, 4000 states
+    run "$f" explore "$tmp/input.wmx" --ranks 3 --max-states 4000 --timeout 1
+    run "$f (robust nf)" robust "$tmp/input.wmx" --method nf --ranks 3 --max-states 4000 --timeout 1
+    run "$f (robust search)" robust "$tmp/input.wmx" --method search --ranks 3 --max-states 4000 --timeout 1 --json
   done
 fi
 echo "fuzz_replay: $((n - bad)) of $n runs clean"
