@@ -2117,6 +2117,17 @@ static void do_call(cfront *c, LLVMValueRef in)
         do_memory_call(c, in, n[8] == 's');
         return;
     }
+    /* SV-COMP's atomic sections and functions exclude every other thread:
+     * inlined as plain code they would silently be another program */
+    if (strncmp(n, "__VERIFIER_atomic", 17) == 0) {
+        fail(c, in, "unsupported: a call to '%s' (SV-COMP atomic sections: wmx has no construct that "
+                    "stops every other thread)", n);
+        return;
+    }
+    if (strncmp(n, "__VERIFIER_nondet_", 18) == 0) {
+        fail(c, in, "unsupported: a call to '%s' (nondeterministic input values)", n);
+        return;
+    }
     if (p_LLVMIsDeclaration(f)) {
         fail(c, in, "unsupported: a call to '%s'", n);
         return;

@@ -50,6 +50,15 @@ printf 'double d;\nint main(void) { d = 1.5; return 0; }\n' > "$tmp/fp.c"
 printf '#include <stdlib.h>\nint *p;\nint main(void) {\n  p = realloc(p, 4);\n  return 0;\n}\n' > "$tmp/m.c"
 "$WMX" explore "$tmp/m.c" > /dev/null 2> "$tmp/e"; rc=$?
 [ "$rc" = 2 ] && grep -q "m.c:4:[0-9]*: unsupported: a call to 'realloc'" "$tmp/e" || bad "realloc: rc $rc, $(cat "$tmp/e")"
+# SV-COMP's atomic functions run atomically there: refused, not inlined as plain code
+printf '#include <pthread.h>\nint x;\nvoid __VERIFIER_atomic_inc(void) { x = x + 1; }\nvoid *t(void *a) { __VERIFIER_atomic_inc(); return 0; }\nint main(void) {\n  pthread_t a;\n  pthread_create(&a, 0, t, 0);\n  __VERIFIER_atomic_inc();\n  return 0;\n}\n' > "$tmp/at.c"
+"$WMX" explore "$tmp/at.c" > /dev/null 2> "$tmp/e"; rc=$?
+[ "$rc" = 2 ] && grep -q "at.c:[0-9]*:[0-9]*: unsupported: a call to '__VERIFIER_atomic_inc' (SV-COMP atomic sections" "$tmp/e" ||
+    bad "__VERIFIER_atomic_ function: rc $rc, $(cat "$tmp/e")"
+printf 'int __VERIFIER_nondet_int(void);\nint x;\nint main(void) {\n  x = __VERIFIER_nondet_int();\n  return 0;\n}\n' > "$tmp/nd.c"
+"$WMX" explore "$tmp/nd.c" > /dev/null 2> "$tmp/e"; rc=$?
+[ "$rc" = 2 ] && grep -q "nd.c:4:[0-9]*: unsupported: a call to '__VERIFIER_nondet_int' (nondeterministic input values)" "$tmp/e" ||
+    bad "__VERIFIER_nondet_int: rc $rc, $(cat "$tmp/e")"
 "$WMX" explore "$tmp/nothere.c" > /dev/null 2> "$tmp/e"; rc=$?
 [ "$rc" = 2 ] || bad "missing file: rc $rc"
 "$WMX" explore "$tmp/empty.c" --unroll 0 > /dev/null 2> "$tmp/e"; rc=$?
