@@ -30,6 +30,7 @@
  */
 #include "odpor.h"
 #include "budget.h"
+#include "parallel.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -139,6 +140,7 @@ void odpor_faa_unused_free(const wmx_program *p, bool **t)
 
 typedef struct sleep_entry {
     bool on;
+    bool foreign;       /* asleep when the unit was given (see try_insert) */
     odpor_event ev;
 } sleep_entry;
 
@@ -194,6 +196,9 @@ struct odpor_state {
                                 * last execution analysed (its prefix is unchanged) */
     long nexec;
     long enum_capped;
+    int base;                  /* depth of the unit's prefix: the search stays below it */
+    int forced;                /* prefixes shorter than this take no wakeup sequence
+                                * (their alternatives are units, see give_away) */
     explore_clock *clk;        /* the run's limits, polled inside long analyses */
 };
 
@@ -338,12 +343,37 @@ static bool wut_insert(odpor_state *s, int k, odpor_event *v, int len,
     return true;
 }
 
+/* Whether thread p is an initial of v: it occurs in v and nothing before
+ * its first event there conflicts with that event. */
+static bool initial(int p, const odpor_event *v, int len, bool ifaa)
+{
+    for (int i = 0; i < len; i++)
+        if (v[i].thread == p) {
+            for (int j = 0; j < i; j++)
+                if (conflict(&v[j], &v[i], ifaa))
+                    return false;
+            return true;
+        }
+    return false;
+}
+
+/* Optimal-DPOR's test: v is redundant when a sleeping thread is a weak
+ * initial of it.  That is sound for a thread whose own exploration put its
+ * wakeup sequences into this tree.  A foreign sleeper (--jobs: a thread
+ * another worker explores at the same time, see give_away) never did, so
+ * for it v is redundant only when it is an initial of v, as in
+ * Source-DPOR; a unit may then meet executions cut by the sleep set, which
+ * are analysed but not counted, and sleep sets still keep every counted
+ * execution in a class of its own. */
 static void try_insert(odpor_state *s, int k, odpor_event *v, int len,
                        wmx_eid race_e, wmx_eid race_e2, bool blocking)
 {
+    if (k < s->forced)
+        return;
     const sleep_entry *sl = SLEEP(s, k);
     for (int q = 0; q < s->nthreads; q++)
-        if (sl[q].on && weak_initial(q, &sl[q].ev, v, len, s->ifaa))
+        if (sl[q].on && (sl[q].foreign ? initial(q, v, len, s->ifaa)
+                                       : weak_initial(q, &sl[q].ev, v, len, s->ifaa)))
             return;
     wut_insert(s, k, v, len, race_e, race_e2, blocking);
 }
@@ -581,6 +611,8 @@ static void nonblocking_races(odpor_state *s, int n)
         int prev = s->prev_of[j];
         for (int c = s->cand_off[j]; c < s->cand_off[j + 1]; c++) {
             int i = s->cand[c];
+            if (i < s->forced)
+                continue;          /* nothing is inserted there */
             bool covered = prev >= 0 && bit(PRED(s, prev), i);
             for (int c2 = s->cand_off[j]; c2 < s->cand_off[j + 1] && !covered; c2++)
                 covered = c2 != c && bit(PRED(s, s->cand[c2]), i);
@@ -749,7 +781,7 @@ static void blocking_races(odpor_state *s, int n)
         } else {
             continue;
         }
-        for (int i = 0; i < end; i++) {
+        for (int i = s->forced; i < end; i++) {
             if (s->oev[i].thread == t || !conflict(&s->oev[i], &aw, s->ifaa))
                 continue;
             const uint64_t *si = SUCC(s, i);
@@ -880,6 +912,15 @@ static void dump_dot(odpor_state *s)
 
 /* ---- the exploration ---- */
 
+/* Race analysis of E[0..n), maximal or cut by the sleep set. */
+static void analyse(odpor_state *s, int n)
+{
+    if (!compute_hb(s, n))
+        return;                 /* stopped by a limit: the run ends here */
+    nonblocking_races(s, n);
+    blocking_races(s, n);
+}
+
 static void maximal(odpor_state *s)
 {
     int n = s->depth;
@@ -889,10 +930,7 @@ static void maximal(odpor_state *s)
     explore_result_add_trace(s->res, s->m, &tr);
     if (s->opts->on_trace)
         s->opts->on_trace(&tr, s->opts->ud);
-    if (!compute_hb(s, n))
-        return;                 /* stopped by a limit: the run ends here */
-    nonblocking_races(s, n);
-    blocking_races(s, n);
+    analyse(s, n);
     s->nexec++;
     if (s->ext && s->ext->dump_dir)
         dump_dot(s);
@@ -900,146 +938,132 @@ static void maximal(odpor_state *s)
         s->ext->on_execution(s, s->ext->ud);
 }
 
-int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ext *ext,
-                     explore_result *res, wmx_error *err)
-{
-    explore_result_init(res, prog, opts->model, ALGO_ODPOR);
-    if (opts->model != MODEL_SC) {
-        wmx_error_set(err, prog->file, 0, 0,
-                      "--algo odpor supports only --model sc (got %s); use rfsmc or naive",
-                      model_name(opts->model));
-        return -1;
-    }
-    double t0 = explore_now();
-    wmx_machine *m = machine_new(prog, opts->model, err);
-    if (!m)
-        return -1;
-    if (ext && ext->dump_dir) {
-        if (mkdir(ext->dump_dir, 0777) != 0 && errno != EEXIST) {
-            wmx_error_set(err, ext->dump_dir, 0, 0, "cannot create directory: %s", strerror(errno));
-            machine_free(m);
-            return -1;
-        }
-    }
-    odpor_state st;
-    memset(&st, 0, sizeof st);
-    odpor_state *s = &st;
-    s->prog = prog;
-    s->m = m;
-    s->opts = opts;
-    s->ext = ext;
-    s->res = res;
-    s->ifaa = opts->ifaa;
-    s->faa_unused = opts->ifaa ? odpor_faa_unused_table(prog, res) : NULL;
-    s->nthreads = prog->nthreads > 0 ? prog->nthreads : 1;
-    s->ssize = machine_state_size(m);
-    s->maxen = machine_max_enabled(m);
-    s->free_nodes = -1;
-    s->enabled = wmx_malloc((size_t)(s->maxen > 0 ? s->maxen : 1) * sizeof *s->enabled);
-    s->scratch = wmx_malloc(s->ssize);
-    grow(s);
-    explore_clock clk;
-    explore_clock_start(&clk, opts);
-    s->clk = &clk;
+/* A unit of work for --jobs: the prefix E[0..len) (a schedule from the
+ * initial state) and the threads asleep after it.  Every prefix node of a
+ * unit is "forced": all its enabled threads are asleep, on the path, or
+ * units of their own, so a wakeup sequence inserted there would start
+ * with one of them and is redundant (see give_away). */
+typedef struct odpor_unit_node {
+    int parent;                 /* index in the unit's wut, -1: the unit's root */
+    odpor_node node;            /* thread, event and race; links unused */
+} odpor_unit_node;
 
-    machine_init(m, STATE(s, 0));
-    memset(SLEEP(s, 0), 0, (size_t)s->nthreads * sizeof *s->sleep);
-    s->root[0] = node_new(s, -1, NULL);
-    s->depth = 0;
-    enum { ENTER, DESCEND, BACKTRACK } mode = ENTER;
-    budget_poll poll = { -1, 0 };
-    int picked = -1;         /* the node ENTER just chose */
-    for (;;) {
-        int d = s->depth;
-        if (mode == ENTER) {
-            if (poll_budget(&poll, &clk, opts, res, d))
-                break;
-            /* a pending wakeup sequence is enabled here by construction:
-             * the enabled set is needed only to choose, or to see the end */
-            if (s->nodes[s->root[d]].child >= 0) {
-                mode = DESCEND;
-                continue;
-            }
-            /* the first enabled thread that is not asleep (SC: a step per
-             * thread, no flushes); its event is filled in when taken */
-            const sleep_entry *sl = SLEEP(s, d);
-            int pick = -1;
-            for (int t = 0; t < s->nthreads && pick < 0; t++)
-                if (!sl[t].on && thread_enabled(s, STATE(s, d), t))
-                    pick = t;
-            if (pick < 0) {
-                bool any = false;
-                for (int t = 0; t < s->nthreads && !any; t++)
-                    any = sl[t].on && thread_enabled(s, STATE(s, d), t);
-                if (!any)
-                    maximal(s);
-                else if (ext)
-                    ext->sleep_blocked++;
-                mode = BACKTRACK;
-                continue;
-            }
-            int c = node_new(s, pick, NULL);
-            node_append_child(s, s->root[d], c);
-            picked = c;          /* enabled: thread_enabled just said so */
-            mode = DESCEND;
-            continue;
-        }
-        if (mode == DESCEND) {
-            if (poll_budget(&poll, &clk, opts, res, d))
-                break;
-            if (d + 1 >= s->cap) {
-                /* the stack of states doubles: refuse it past the memory budget */
-                if (explore_reserve(&clk, opts, res, (size_t)s->cap * s->ssize))
-                    break;
-                grow(s);
-            }
-            int c = s->nodes[s->root[d]].child;
-            int t = s->nodes[c].thread;
-            wmx_transition tr = { TR_STEP, t, -1 };
-            bool known = c == picked;
-            picked = -1;
-            if (!known && !machine_is_enabled(m, STATE(s, d), &tr)) {
-                /* cannot happen: wakeup sequences are executions */
-                s->nodes[s->root[d]].child = s->nodes[c].sibling;
-                s->nodes[c].sibling = -1;
-                node_free_tree(s, c);
-                mode = s->nodes[s->root[d]].child >= 0 ? DESCEND : BACKTRACK;
-                continue;
-            }
-            memcpy(STATE(s, d + 1), STATE(s, d), s->ssize);
-            machine_apply(m, STATE(s, d + 1), &tr, &s->events[d]);
-            s->steps[d] = tr;
-            s->oev[d] = odpor_event_of(prog, &s->events[d], s->faa_unused);
-            s->nodes[c].ev = s->oev[d];
-            res->events++;
-            const sleep_entry *sl = SLEEP(s, d);
-            sleep_entry *nsl = SLEEP(s, d + 1);
-            for (int q = 0; q < s->nthreads; q++) {
-                nsl[q].on = sl[q].on && !conflict(&sl[q].ev, &s->oev[d], s->ifaa);
-                nsl[q].ev = sl[q].ev;
-            }
-            s->root[d + 1] = c;
-            s->depth = d + 1;
-            mode = ENTER;
-            continue;
-        }
-        /* BACKTRACK */
-        if (d == 0)
-            break;
-        d = --s->depth;
-        if (d < s->hb_from)
-            s->hb_from = d;
-        int c = s->nodes[s->root[d]].child;
-        sleep_entry *sl = SLEEP(s, d);
-        sl[s->oev[d].thread].on = true;
-        sl[s->oev[d].thread].ev = s->oev[d];
-        s->nodes[s->root[d]].child = s->nodes[c].sibling;
-        s->nodes[c].sibling = -1;
-        node_free_tree(s, c);
-        mode = s->nodes[s->root[d]].child >= 0 ? DESCEND : BACKTRACK;
+typedef struct odpor_unit {
+    int len;
+    unsigned char *asleep;      /* [nthreads]: 0 awake, 1 asleep, 2 asleep and foreign */
+    odpor_unit_node *wut;       /* the wakeup tree below the prefix, in preorder */
+    int nwut, capwut;
+    wmx_transition steps[];
+} odpor_unit;
+
+static void unit_free(odpor_unit *u)
+{
+    if (u) {
+        free(u->asleep);
+        free(u->wut);
     }
-    res->time_s = explore_now() - t0;
-    explore_finish(res);
+    free(u);
+}
+
+/* Someone waits for work.  The shallowest node j of this unit's path that
+ * has an enabled thread q neither asleep nor on the path gets "forced":
+ * every such q becomes a unit E[0..j).q whose sleep set holds the node's
+ * sleep set, the path's thread and the q's before it (those independent of
+ * q's event), exactly as if the node's branches were explored one after
+ * the other in that order.  The node's pending wakeup sequences are
+ * dropped (each starts with one of those q), and insertions at j and above
+ * stop: any wakeup sequence for j starts with an enabled thread, and every
+ * enabled thread there is now asleep, on the path, or a unit. */
+/* Appends the subtree below node n to u->wut in preorder (parent: an index
+ * into u->wut, -1 for the unit's root). */
+static void wut_save(const odpor_state *s, odpor_unit *u, int n, int parent)
+{
+    for (int c = s->nodes[n].child; c >= 0; c = s->nodes[c].sibling) {
+        if (u->nwut == u->capwut) {
+            u->capwut = u->capwut ? 2 * u->capwut : 8;
+            u->wut = wmx_realloc(u->wut, (size_t)u->capwut * sizeof *u->wut);
+        }
+        int at = u->nwut++;
+        u->wut[at] = (odpor_unit_node){ parent, s->nodes[c] };
+        wut_save(s, u, c, at);
+    }
+}
+
+static odpor_unit *unit_new(odpor_state *s, int j, int q)
+{
+    odpor_unit *u = wmx_calloc(1, sizeof *u + (size_t)(j + 1) * sizeof *u->steps);
+    u->len = j + 1;
+    memcpy(u->steps, s->steps, (size_t)j * sizeof *u->steps);
+    u->steps[j] = (wmx_transition){ TR_STEP, q, -1 };
+    u->asleep = wmx_calloc((size_t)s->nthreads, 1);
+    return u;
+}
+
+static void give_away(odpor_state *s, team *t)
+{
+    int T = s->nthreads;
+    for (int j = s->forced; j < s->depth; j++) {
+        const sleep_entry *sl = SLEEP(s, j);
+        int cur = s->oev[j].thread;
+        int nq = 0;
+        for (int q = 0; q < T; q++)
+            nq += q != cur && !sl[q].on && thread_enabled(s, STATE(s, j), q);
+        if (nq == 0)
+            continue;
+        /* the threads that go into the units' sleep sets, with their next
+         * events and whether they are foreign there: the path's thread and
+         * the units before are explored concurrently, so their wakeup
+         * sequences never reach the later units */
+        odpor_event *evs = wmx_malloc((size_t)T * sizeof *evs);
+        unsigned char *in = wmx_calloc((size_t)T, 1);   /* 0 no, 1 native, 2 foreign */
+        for (int q = 0; q < T; q++)
+            if (sl[q].on) {
+                in[q] = sl[q].foreign ? 2 : 1;
+                evs[q] = sl[q].ev;
+            }
+        in[cur] = 2;
+        evs[cur] = s->oev[j];
+        odpor_unit **units = wmx_malloc((size_t)nq * sizeof *units);
+        int k = 0;
+        /* first the node's pending branches, in the tree's order, each with
+         * its wakeup subtree; then the other enabled threads, which carry
+         * no wakeup sequence: every sleeper is foreign to them */
+        int c = s->nodes[s->root[j]].child;   /* the path's, root[j + 1] */
+        for (int pass = 0; pass < 2; pass++)
+            for (int q = 0, b = s->nodes[c].sibling; pass == 0 ? b >= 0 : q < T;
+                 pass == 0 ? (b = s->nodes[b].sibling) : q++) {
+                int thr = pass == 0 ? s->nodes[b].thread : q;
+                if (pass == 1 && (thr == cur || sl[thr].on || in[thr] ||
+                                  !thread_enabled(s, STATE(s, j), thr)))
+                    continue;
+                memcpy(s->scratch, STATE(s, j), s->ssize);
+                odpor_event ev = scratch_step(s, thr);
+                odpor_unit *u = unit_new(s, j, thr);
+                if (pass == 0)
+                    wut_save(s, u, b, -1);
+                for (int x = 0; x < T; x++)
+                    if (in[x] && !conflict(&evs[x], &ev, s->ifaa))
+                        u->asleep[x] = pass == 1 ? 2 : in[x];
+                units[k++] = u;
+                in[thr] = 2;
+                evs[thr] = ev;
+            }
+        /* a stack: the first unit is taken first */
+        for (int x = k - 1; x >= 0; x--)
+            team_give(t, units[x]);
+        free(units);
+        free(evs);
+        free(in);
+        /* the pending branches at j: the units have them now */
+        node_free_list(s, s->nodes[c].sibling);
+        s->nodes[c].sibling = -1;
+        s->forced = j + 1;
+        return;
+    }
+}
+
+static void state_free(odpor_state *s)
+{
     free(s->states);
     free(s->steps);
     free(s->events);
@@ -1063,7 +1087,262 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
     free(s->last_a);
     free(s->last_s);
     free(s->touched);
-    odpor_faa_unused_free(prog, s->faa_unused);
+    odpor_faa_unused_free(s->prog, s->faa_unused);
+}
+
+static void state_init(odpor_state *s, const wmx_program *prog, const wmx_machine *m,
+                       const explore_opts *opts, odpor_ext *ext, explore_result *res,
+                       explore_clock *clk)
+{
+    memset(s, 0, sizeof *s);
+    s->prog = prog;
+    s->m = m;
+    s->opts = opts;
+    s->ext = ext;
+    s->res = res;
+    s->ifaa = opts->ifaa;
+    s->faa_unused = opts->ifaa ? odpor_faa_unused_table(prog, res) : NULL;
+    s->nthreads = prog->nthreads > 0 ? prog->nthreads : 1;
+    s->ssize = machine_state_size(m);
+    s->maxen = machine_max_enabled(m);
+    s->free_nodes = -1;
+    s->enabled = wmx_malloc((size_t)(s->maxen > 0 ? s->maxen : 1) * sizeof *s->enabled);
+    s->scratch = wmx_malloc(s->ssize);
+    s->clk = clk;
+    grow(s);
+}
+
+/* Sets up the unit's prefix (NULL: the initial state with nothing asleep):
+ * its states, events and sleep set.  False when the budget refused the
+ * stack (the run ends). */
+static bool load_unit(odpor_state *s, const odpor_unit *u)
+{
+    int len = u ? u->len : 0;
+    while (len + 1 >= s->cap) {
+        if (explore_reserve(s->clk, s->opts, s->res, (size_t)s->cap * s->ssize))
+            return false;
+        grow(s);
+    }
+    if (s->nnodes > 0 && s->root[s->base] >= 0)
+        node_free_tree(s, s->root[s->base]);
+    machine_init(s->m, STATE(s, 0));
+    for (int i = 0; i < len; i++) {
+        memcpy(STATE(s, i + 1), STATE(s, i), s->ssize);
+        machine_apply(s->m, STATE(s, i + 1), &u->steps[i], &s->events[i]);
+        s->steps[i] = u->steps[i];
+        s->oev[i] = odpor_event_of(s->prog, &s->events[i], s->faa_unused);
+        s->root[i] = -1;        /* no wakeup tree: nothing is inserted there */
+    }
+    sleep_entry *sl = SLEEP(s, len);
+    memset(sl, 0, (size_t)s->nthreads * sizeof *sl);
+    for (int q = 0; u && q < s->nthreads; q++)
+        if (u->asleep[q] && thread_enabled(s, STATE(s, len), q)) {
+            memcpy(s->scratch, STATE(s, len), s->ssize);
+            sl[q].on = true;
+            sl[q].foreign = u->asleep[q] == 2;
+            sl[q].ev = scratch_step(s, q);
+        }
+    if (u)
+        s->res->events++;       /* the unit's own step; its giver did not run it */
+    s->root[len] = node_new(s, -1, NULL);
+    if (u && u->nwut > 0) {
+        int *made = wmx_malloc((size_t)u->nwut * sizeof *made);
+        for (int i = 0; i < u->nwut; i++) {
+            const odpor_node *x = &u->wut[i].node;
+            int n = node_new(s, x->thread, &x->ev);
+            s->nodes[n].race_e = x->race_e;
+            s->nodes[n].race_e2 = x->race_e2;
+            s->nodes[n].blocking_race = x->blocking_race;
+            node_append_child(s, u->wut[i].parent < 0 ? s->root[len] : made[u->wut[i].parent], n);
+            made[i] = n;
+        }
+        free(made);
+    }
+    s->base = s->depth = s->forced = len;
+    s->hb_from = 0;             /* another prefix: no row of the last analysis stands */
+    return true;
+}
+
+/* Explores everything below the loaded unit's prefix; false when a limit
+ * stopped it. */
+static bool run_unit(odpor_state *s, team *t)
+{
+    const explore_opts *opts = s->opts;
+    explore_result *res = s->res;
+    odpor_ext *ext = s->ext;
+    const wmx_machine *m = s->m;
+    enum { ENTER, DESCEND, BACKTRACK } mode = ENTER;
+    budget_poll poll = { -1, 0 };
+    int picked = -1;         /* the node ENTER just chose */
+    for (;;) {
+        int d = s->depth;
+        if (mode == ENTER) {
+            if (poll_budget(&poll, s->clk, opts, res, d))
+                return false;
+            /* a pending wakeup sequence is enabled here by construction:
+             * the enabled set is needed only to choose, or to see the end */
+            if (s->nodes[s->root[d]].child >= 0) {
+                mode = DESCEND;
+                continue;
+            }
+            /* the first enabled thread that is not asleep (SC: a step per
+             * thread, no flushes); its event is filled in when taken */
+            const sleep_entry *sl = SLEEP(s, d);
+            int pick = -1;
+            for (int q = 0; q < s->nthreads && pick < 0; q++)
+                if (!sl[q].on && thread_enabled(s, STATE(s, d), q))
+                    pick = q;
+            if (pick < 0) {
+                bool any = false;
+                for (int q = 0; q < s->nthreads && !any; q++)
+                    any = sl[q].on && thread_enabled(s, STATE(s, d), q);
+                if (!any) {
+                    maximal(s);
+                } else {
+                    /* Cut by the sleep set.  Never from the initial state
+                     * (Optimal-DPOR's wakeup sequences leave nothing
+                     * asleep), but a unit starts with threads asleep and no
+                     * wakeup tree: its races are analysed as a maximal
+                     * execution's would be, as Source-DPOR does. */
+                    if (ext)
+                        ext->sleep_blocked++;
+                    analyse(s, d);
+                }
+                if (t && team_hungry(t))
+                    give_away(s, t);
+                mode = BACKTRACK;
+                continue;
+            }
+            int c = node_new(s, pick, NULL);
+            node_append_child(s, s->root[d], c);
+            picked = c;          /* enabled: thread_enabled just said so */
+            mode = DESCEND;
+            continue;
+        }
+        if (mode == DESCEND) {
+            if (poll_budget(&poll, s->clk, opts, res, d))
+                return false;
+            if (d + 1 >= s->cap) {
+                /* the stack of states doubles: refuse it past the memory budget */
+                if (explore_reserve(s->clk, opts, res, (size_t)s->cap * s->ssize))
+                    return false;
+                grow(s);
+            }
+            int c = s->nodes[s->root[d]].child;
+            int q = s->nodes[c].thread;
+            wmx_transition tr = { TR_STEP, q, -1 };
+            bool known = c == picked;
+            picked = -1;
+            if (!known && !machine_is_enabled(m, STATE(s, d), &tr)) {
+                /* cannot happen: wakeup sequences are executions */
+                s->nodes[s->root[d]].child = s->nodes[c].sibling;
+                s->nodes[c].sibling = -1;
+                node_free_tree(s, c);
+                mode = s->nodes[s->root[d]].child >= 0 ? DESCEND : BACKTRACK;
+                continue;
+            }
+            memcpy(STATE(s, d + 1), STATE(s, d), s->ssize);
+            machine_apply(m, STATE(s, d + 1), &tr, &s->events[d]);
+            s->steps[d] = tr;
+            s->oev[d] = odpor_event_of(s->prog, &s->events[d], s->faa_unused);
+            s->nodes[c].ev = s->oev[d];
+            res->events++;
+            const sleep_entry *sl = SLEEP(s, d);
+            sleep_entry *nsl = SLEEP(s, d + 1);
+            for (int q2 = 0; q2 < s->nthreads; q2++) {
+                nsl[q2].on = sl[q2].on && !conflict(&sl[q2].ev, &s->oev[d], s->ifaa);
+                nsl[q2].ev = sl[q2].ev;
+                nsl[q2].foreign = sl[q2].foreign;
+            }
+            s->root[d + 1] = c;
+            s->depth = d + 1;
+            mode = ENTER;
+            continue;
+        }
+        /* BACKTRACK */
+        if (d == s->base)
+            return true;
+        d = --s->depth;
+        if (d < s->hb_from)
+            s->hb_from = d;
+        int c = s->nodes[s->root[d]].child;
+        sleep_entry *sl = SLEEP(s, d);
+        sl[s->oev[d].thread].on = true;
+        sl[s->oev[d].thread].foreign = false;
+        sl[s->oev[d].thread].ev = s->oev[d];
+        s->nodes[s->root[d]].child = s->nodes[c].sibling;
+        s->nodes[c].sibling = -1;
+        node_free_tree(s, c);
+        mode = s->nodes[s->root[d]].child >= 0 ? DESCEND : BACKTRACK;
+    }
+}
+
+/* ---- --jobs N ---- */
+
+static void odpor_work(explore_worker *w)
+{
+    wmx_machine *m = machine_new(w->prog, w->opts.model, &w->err);
+    if (!m) {
+        w->rc = -1;
+        return;
+    }
+    explore_clock clk;
+    explore_clock_start(&clk, &w->opts);
+    odpor_state st;
+    state_init(&st, w->prog, m, &w->opts, NULL, &w->res, &clk);
+    odpor_unit *u = NULL;
+    for (bool first = w->id == 0; first || (u = team_take(w->team)) != NULL; first = false) {
+        bool ok = load_unit(&st, u) && run_unit(&st, w->team);
+        unit_free(u);
+        u = NULL;
+        if (!ok || !w->res.complete)
+            break;
+    }
+    state_free(&st);
+    machine_free(m);
+}
+
+static void odpor_drop(void *unit, void *ctx)
+{
+    (void)ctx;
+    unit_free(unit);
+}
+
+int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ext *ext,
+                     explore_result *res, wmx_error *err)
+{
+    explore_result_init(res, prog, opts->model, ALGO_ODPOR);
+    if (opts->model != MODEL_SC) {
+        wmx_error_set(err, prog->file, 0, 0,
+                      "--algo odpor supports only --model sc (got %s); use rfsmc or naive",
+                      model_name(opts->model));
+        return -1;
+    }
+    /* introspection follows one search: it stays on one worker */
+    if (!ext && explore_jobs(opts) > 1) {
+        explore_result_free(res);
+        return explore_parallel(prog, opts, ALGO_ODPOR, odpor_work, odpor_drop, NULL, res, err);
+    }
+    double t0 = explore_now();
+    wmx_machine *m = machine_new(prog, opts->model, err);
+    if (!m)
+        return -1;
+    if (ext && ext->dump_dir) {
+        if (mkdir(ext->dump_dir, 0777) != 0 && errno != EEXIST) {
+            wmx_error_set(err, ext->dump_dir, 0, 0, "cannot create directory: %s", strerror(errno));
+            machine_free(m);
+            return -1;
+        }
+    }
+    explore_clock clk;
+    explore_clock_start(&clk, opts);
+    odpor_state st;
+    state_init(&st, prog, m, opts, ext, res, &clk);
+    if (load_unit(&st, NULL))
+        run_unit(&st, NULL);
+    res->time_s = explore_now() - t0;
+    explore_finish(res);
+    state_free(&st);
     machine_free(m);
     return 0;
 }

@@ -333,9 +333,10 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
         }
         p = rewritten.prog;
     }
-    if (opts.jobs != 0 && opts.jobs != 1 && opts.algo != ALGO_NAIVE && opts.algo != ALGO_RFSMC)
+    if (opts.jobs != 0 && opts.jobs != 1 && opts.algo != ALGO_NAIVE && opts.algo != ALGO_RFSMC &&
+        opts.algo != ALGO_ODPOR)
         /* said, not refused: the run is right, only not parallel */
-        fprintf(ctx->err, "wmx: note: --algo %s explores on one worker (--jobs splits naive and rfsmc)\n",
+        fprintf(ctx->err, "wmx: note: --algo %s explores on one worker (--jobs splits naive, rfsmc and odpor)\n",
                 algo_name(opts.algo));
     if (dump_wut && opts.algo != ALGO_ODPOR) {
         fprintf(ctx->err, "wmx: --dump-wut needs --algo odpor\n");
@@ -577,9 +578,9 @@ const command wmx_commands[] = {
       "distinct final states of the observed locations (those the condition names,\n"
       "plus `locations`), the condition's verdict (Ok/No) and herd7's observation\n"
       "(Never/Sometimes/Always), and any assertion violation with its trace.\n"
-      "--jobs N explores on N workers (0: one per core; default 1) with naive\n"
-      "and rfsmc: the same counts, states and verdict, states in the same order\n"
-      "(other algorithms run on one).\n"
+      "--jobs N explores on N workers (0: one per core; default 1) with naive,\n"
+      "rfsmc and odpor: the same counts, states and verdict, states in the same\n"
+      "order (other algorithms run on one).\n"
       "--max-traces, --timeout (seconds, counted from the start of the command,\n"
       "loading included), --max-memory (resident size: 512M, 2G, bytes; default\n"
       "half of the RAM; 0 = none) and Ctrl-C stop early; the report then says\n"
