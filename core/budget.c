@@ -41,6 +41,7 @@ void explore_clock_start(explore_clock *c, const explore_opts *o)
     c->next_progress = now + 0.1;
     c->next_mem = now;
     c->polls = 0;
+    c->reported = 0;
 }
 
 bool explore_should_stop(explore_clock *c, const explore_opts *o, explore_result *res, int depth)

@@ -33,6 +33,8 @@
 #include "parallel.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,6 +199,9 @@ struct odpor_state {
     long nexec;
     long enum_capped;
     int base;                  /* depth of the unit's prefix: the search stays below it */
+    struct odpor_split **split; /* cap + 1: a forced node's record (or NULL) */
+    struct odpor_run *run;     /* --jobs: what the workers share (NULL: one worker) */
+    team *team;
     int forced;                /* prefixes shorter than this take no wakeup sequence
                                 * (their alternatives are units, see give_away) */
     explore_clock *clk;        /* the run's limits, polled inside long analyses */
@@ -204,6 +209,62 @@ struct odpor_state {
 
 #define STATE(s, i) ((void *)((s)->states + (size_t)(i) * (s)->ssize))
 #define SLEEP(s, i) (&(s)->sleep[(size_t)(i) * (size_t)(s)->nthreads])
+
+/* ---- units and forced nodes (--jobs) ---- */
+
+/* A forced node j of some worker's path (see give_away), shared by the
+ * workers whose units start below it: the threads that are branches there
+ * (asleep at j, on the giver's path, or units) with their next events.  A
+ * wakeup sequence for j found by any of them becomes a new unit, claimed
+ * under the mutex, unless one of those threads is an initial of it. */
+typedef struct odpor_split {
+    pthread_mutex_t mu;
+    int depth;                  /* j */
+    wmx_transition *steps;      /* E[0..j) */
+    struct odpor_split **above; /* [j]: the records of the forced nodes above (or NULL) */
+    _Atomic unsigned char *branch; /* [nthreads]: set (release) after ev */
+    odpor_event *ev;            /* [nthreads]: a branch's next event at j */
+    struct odpor_split *next;   /* the run's list (freed at its end) */
+} odpor_split;
+
+/* What the workers of one run share: every record. */
+typedef struct odpor_run {
+    pthread_mutex_t mu;
+    odpor_split *splits;
+    /* tests: with WMX_TEST_SPLIT_AT=k (and WMX_TEST_SPLIT=1, so that a
+     * worker is always "hungry") the run splits once, after its k-th
+     * execution, instead of after every one: each k is another cut */
+    long split_at;              /* -1: whenever someone waits */
+    _Atomic long checks;
+} odpor_run;
+
+typedef struct odpor_unit_node {
+    int parent;                 /* index in the unit's wut, -1: the unit's root */
+    odpor_node node;            /* thread, event and race; links unused */
+} odpor_unit_node;
+
+/* A unit of work for --jobs: the prefix E[0..len) (a schedule from the
+ * initial state), the threads asleep after it, and the wakeup tree below
+ * it.  Every prefix node of a unit is forced: it takes no wakeup sequence
+ * in this worker's tree (its record, if any, does). */
+typedef struct odpor_unit {
+    int len;
+    unsigned char *asleep;      /* [nthreads]: 0 awake, 1 asleep, 2 asleep and foreign */
+    odpor_unit_node *wut;       /* in preorder */
+    int nwut, capwut;
+    odpor_split **above;        /* [len]: records of the prefix's forced nodes (or NULL) */
+    wmx_transition steps[];
+} odpor_unit;
+
+static void unit_free(odpor_unit *u)
+{
+    if (u) {
+        free(u->asleep);
+        free(u->wut);
+        free(u->above);
+    }
+    free(u);
+}
 
 static void grow(odpor_state *s)
 {
@@ -214,6 +275,7 @@ static void grow(odpor_state *s)
     s->oev = wmx_realloc(s->oev, (size_t)cap * sizeof *s->oev);
     s->root = wmx_realloc(s->root, (size_t)(cap + 1) * sizeof *s->root);
     s->sleep = wmx_realloc(s->sleep, (size_t)(cap + 1) * (size_t)s->nthreads * sizeof *s->sleep);
+    s->split = wmx_realloc(s->split, (size_t)(cap + 1) * sizeof *s->split);
     s->cap = cap;
 }
 
@@ -357,19 +419,70 @@ static bool initial(int p, const odpor_event *v, int len, bool ifaa)
     return false;
 }
 
+/* A wakeup sequence v for a forced node k (its record r): redundant when a
+ * branch of k is an initial of it (that branch's exploration reaches every
+ * class that starts with it); otherwise v's first thread becomes a branch
+ * of k, and a unit: E[0..k).v[0] with v's rest as its wakeup tree, asleep
+ * every branch before it whose event is independent of v[0]'s, as foreign
+ * sleepers (see give_away). */
+static void split_claim(odpor_state *s, odpor_split *r, const odpor_event *v, int len,
+                        wmx_eid race_e, wmx_eid race_e2, bool blocking)
+{
+    int T = s->nthreads, k = r->depth;
+    /* the branches only grow: most sequences are redundant, seen unlocked */
+    for (int q = 0; q < T; q++)
+        if (atomic_load_explicit(&r->branch[q], memory_order_acquire) && initial(q, v, len, s->ifaa))
+            return;
+    pthread_mutex_lock(&r->mu);
+    for (int q = 0; q < T; q++)
+        if (r->branch[q] && initial(q, v, len, s->ifaa)) {
+            pthread_mutex_unlock(&r->mu);
+            return;
+        }
+    odpor_unit *u = wmx_calloc(1, sizeof *u + (size_t)(k + 1) * sizeof *u->steps);
+    u->len = k + 1;
+    memcpy(u->steps, r->steps, (size_t)k * sizeof *u->steps);
+    u->steps[k] = (wmx_transition){ TR_STEP, v[0].thread, -1 };
+    u->asleep = wmx_calloc((size_t)T, 1);
+    for (int q = 0; q < T; q++)
+        if (r->branch[q] && !conflict(&r->ev[q], &v[0], s->ifaa))
+            u->asleep[q] = 2;
+    r->ev[v[0].thread] = v[0];
+    atomic_store_explicit(&r->branch[v[0].thread], 1, memory_order_release);
+    pthread_mutex_unlock(&r->mu);
+    u->above = wmx_malloc((size_t)(k + 1) * sizeof *u->above);
+    memcpy(u->above, r->above, (size_t)k * sizeof *u->above);
+    u->above[k] = r;
+    if (len > 1) {
+        u->wut = wmx_malloc((size_t)(len - 1) * sizeof *u->wut);
+        u->nwut = u->capwut = len - 1;
+        for (int i = 1; i < len; i++) {
+            odpor_node x = { .thread = v[i].thread, .ev = v[i], .child = -1, .sibling = -1,
+                             .race_e = race_e, .race_e2 = race_e2, .blocking_race = blocking };
+            u->wut[i - 1] = (odpor_unit_node){ i - 2, x };
+        }
+    }
+    if (s->ext)
+        s->ext->inserted++;
+    team_give(s->team, u);
+}
+
 /* Optimal-DPOR's test: v is redundant when a sleeping thread is a weak
- * initial of it.  That is sound for a thread whose own exploration put its
- * wakeup sequences into this tree.  A foreign sleeper (--jobs: a thread
- * another worker explores at the same time, see give_away) never did, so
- * for it v is redundant only when it is an initial of v, as in
+ * initial of it.  That is sound when every wakeup sequence of the search
+ * so far went into this tree.  For a foreign sleeper (--jobs: asleep when
+ * the unit was handed over, see give_away) some went into other workers'
+ * trees, so it makes v redundant only when it is an initial of v, as in
  * Source-DPOR; a unit may then meet executions cut by the sleep set, which
  * are analysed but not counted, and sleep sets still keep every counted
  * execution in a class of its own. */
 static void try_insert(odpor_state *s, int k, odpor_event *v, int len,
                        wmx_eid race_e, wmx_eid race_e2, bool blocking)
 {
-    if (k < s->forced)
+    if (k < s->forced) {
+        if (s->split[k])
+            split_claim(s, s->split[k], v, len, race_e, race_e2, blocking);
         return;
+    }
     const sleep_entry *sl = SLEEP(s, k);
     for (int q = 0; q < s->nthreads; q++)
         if (sl[q].on && (sl[q].foreign ? initial(q, v, len, s->ifaa)
@@ -611,7 +724,7 @@ static void nonblocking_races(odpor_state *s, int n)
         int prev = s->prev_of[j];
         for (int c = s->cand_off[j]; c < s->cand_off[j + 1]; c++) {
             int i = s->cand[c];
-            if (i < s->forced)
+            if (i < s->forced && !s->split[i])
                 continue;          /* nothing is inserted there */
             bool covered = prev >= 0 && bit(PRED(s, prev), i);
             for (int c2 = s->cand_off[j]; c2 < s->cand_off[j + 1] && !covered; c2++)
@@ -781,7 +894,9 @@ static void blocking_races(odpor_state *s, int n)
         } else {
             continue;
         }
-        for (int i = s->forced; i < end; i++) {
+        for (int i = 0; i < end; i++) {
+            if (i < s->forced && !s->split[i])
+                continue;          /* nothing is inserted there */
             if (s->oev[i].thread == t || !conflict(&s->oev[i], &aw, s->ifaa))
                 continue;
             const uint64_t *si = SUCC(s, i);
@@ -938,42 +1053,6 @@ static void maximal(odpor_state *s)
         s->ext->on_execution(s, s->ext->ud);
 }
 
-/* A unit of work for --jobs: the prefix E[0..len) (a schedule from the
- * initial state) and the threads asleep after it.  Every prefix node of a
- * unit is "forced": all its enabled threads are asleep, on the path, or
- * units of their own, so a wakeup sequence inserted there would start
- * with one of them and is redundant (see give_away). */
-typedef struct odpor_unit_node {
-    int parent;                 /* index in the unit's wut, -1: the unit's root */
-    odpor_node node;            /* thread, event and race; links unused */
-} odpor_unit_node;
-
-typedef struct odpor_unit {
-    int len;
-    unsigned char *asleep;      /* [nthreads]: 0 awake, 1 asleep, 2 asleep and foreign */
-    odpor_unit_node *wut;       /* the wakeup tree below the prefix, in preorder */
-    int nwut, capwut;
-    wmx_transition steps[];
-} odpor_unit;
-
-static void unit_free(odpor_unit *u)
-{
-    if (u) {
-        free(u->asleep);
-        free(u->wut);
-    }
-    free(u);
-}
-
-/* Someone waits for work.  The shallowest node j of this unit's path that
- * has an enabled thread q neither asleep nor on the path gets "forced":
- * every such q becomes a unit E[0..j).q whose sleep set holds the node's
- * sleep set, the path's thread and the q's before it (those independent of
- * q's event), exactly as if the node's branches were explored one after
- * the other in that order.  The node's pending wakeup sequences are
- * dropped (each starts with one of those q), and insertions at j and above
- * stop: any wakeup sequence for j starts with an enabled thread, and every
- * enabled thread there is now asleep, on the path, or a unit. */
 /* Appends the subtree below node n to u->wut in preorder (parent: an index
  * into u->wut, -1 for the unit's root). */
 static void wut_save(const odpor_state *s, odpor_unit *u, int n, int parent)
@@ -989,77 +1068,131 @@ static void wut_save(const odpor_state *s, odpor_unit *u, int n, int parent)
     }
 }
 
-static odpor_unit *unit_new(odpor_state *s, int j, int q)
+/* Whether node j has an enabled thread neither asleep nor on the path. */
+static bool has_alternative(odpor_state *s, int j)
 {
-    odpor_unit *u = wmx_calloc(1, sizeof *u + (size_t)(j + 1) * sizeof *u->steps);
-    u->len = j + 1;
-    memcpy(u->steps, s->steps, (size_t)j * sizeof *u->steps);
-    u->steps[j] = (wmx_transition){ TR_STEP, q, -1 };
-    u->asleep = wmx_calloc((size_t)s->nthreads, 1);
-    return u;
+    const sleep_entry *sl = SLEEP(s, j);
+    for (int q = 0; q < s->nthreads; q++)
+        if (q != s->oev[j].thread && !sl[q].on && thread_enabled(s, STATE(s, j), q))
+            return true;
+    return false;
 }
 
+/* The record of node j, about to be forced: its branches are its sleepers,
+ * the path's thread and its pending wakeup branches. */
+static odpor_split *split_new(odpor_state *s, int j)
+{
+    int T = s->nthreads;
+    odpor_split *r = wmx_calloc(1, sizeof *r);
+    pthread_mutex_init(&r->mu, NULL);
+    r->depth = j;
+    r->steps = wmx_malloc((size_t)(j ? j : 1) * sizeof *r->steps);
+    memcpy(r->steps, s->steps, (size_t)j * sizeof *r->steps);
+    r->above = wmx_malloc((size_t)(j ? j : 1) * sizeof *r->above);
+    memcpy(r->above, s->split, (size_t)j * sizeof *r->above);
+    r->branch = wmx_malloc((size_t)T * sizeof *r->branch);
+    r->ev = wmx_calloc((size_t)T, sizeof *r->ev);
+    const sleep_entry *sl = SLEEP(s, j);
+    for (int q = 0; q < T; q++) {
+        atomic_init(&r->branch[q], sl[q].on);
+        if (sl[q].on)
+            r->ev[q] = sl[q].ev;
+    }
+    int c = s->nodes[s->root[j]].child;
+    atomic_init(&r->branch[s->oev[j].thread], 1);
+    r->ev[s->oev[j].thread] = s->oev[j];
+    for (int b = s->nodes[c].sibling; b >= 0; b = s->nodes[b].sibling) {
+        atomic_init(&r->branch[s->nodes[b].thread], 1);
+        r->ev[s->nodes[b].thread] = s->nodes[b].ev;
+    }
+    pthread_mutex_lock(&s->run->mu);
+    r->next = s->run->splits;
+    s->run->splits = r;
+    pthread_mutex_unlock(&s->run->mu);
+    return r;
+}
+
+static void split_free(odpor_split *r)
+{
+    pthread_mutex_destroy(&r->mu);
+    free(r->steps);
+    free(r->above);
+    free((void *)r->branch);
+    free(r->ev);
+    free(r);
+}
+
+/* Someone waits for work.  The shallowest node j of the path with a
+ * pending wakeup branch is forced, and so are the nodes between the last
+ * forced one and j: j's pending branches become units E[0..j).q, each with
+ * its wakeup subtree and a sleep set that holds j's sleep set, the path's
+ * thread and the units before it (those independent of q's event), as if
+ * j's branches ran one after the other in that order.  Every one of them
+ * is a foreign sleeper there (see try_insert): the path's thread and the
+ * earlier units run elsewhere at the same time, and even a branch that
+ * finished before may have counted, for a sequence it made redundant, on
+ * one that the path's thread inserts below q only later (lastzero-4 lost
+ * 2 of 28 traces when j's own sleepers kept Optimal-DPOR's test, the
+ * subtree of q missing [q 3 4 3 4 0 0 0 0] while the sleeping P0 made
+ * [4] redundant).  A forced node takes no wakeup
+ * sequence into this tree any more; a forced node with an enabled thread
+ * not asleep nor on the path gets a record, and a wakeup sequence for it
+ * becomes a unit (split_claim). */
 static void give_away(odpor_state *s, team *t)
 {
     int T = s->nthreads;
-    for (int j = s->forced; j < s->depth; j++) {
-        const sleep_entry *sl = SLEEP(s, j);
-        int cur = s->oev[j].thread;
-        int nq = 0;
-        for (int q = 0; q < T; q++)
-            nq += q != cur && !sl[q].on && thread_enabled(s, STATE(s, j), q);
-        if (nq == 0)
-            continue;
-        /* the threads that go into the units' sleep sets, with their next
-         * events and whether they are foreign there: the path's thread and
-         * the units before are explored concurrently, so their wakeup
-         * sequences never reach the later units */
-        odpor_event *evs = wmx_malloc((size_t)T * sizeof *evs);
-        unsigned char *in = wmx_calloc((size_t)T, 1);   /* 0 no, 1 native, 2 foreign */
-        for (int q = 0; q < T; q++)
-            if (sl[q].on) {
-                in[q] = sl[q].foreign ? 2 : 1;
-                evs[q] = sl[q].ev;
-            }
-        in[cur] = 2;
-        evs[cur] = s->oev[j];
-        odpor_unit **units = wmx_malloc((size_t)nq * sizeof *units);
-        int k = 0;
-        /* first the node's pending branches, in the tree's order, each with
-         * its wakeup subtree; then the other enabled threads, which carry
-         * no wakeup sequence: every sleeper is foreign to them */
-        int c = s->nodes[s->root[j]].child;   /* the path's, root[j + 1] */
-        for (int pass = 0; pass < 2; pass++)
-            for (int q = 0, b = s->nodes[c].sibling; pass == 0 ? b >= 0 : q < T;
-                 pass == 0 ? (b = s->nodes[b].sibling) : q++) {
-                int thr = pass == 0 ? s->nodes[b].thread : q;
-                if (pass == 1 && (thr == cur || sl[thr].on || in[thr] ||
-                                  !thread_enabled(s, STATE(s, j), thr)))
-                    continue;
-                memcpy(s->scratch, STATE(s, j), s->ssize);
-                odpor_event ev = scratch_step(s, thr);
-                odpor_unit *u = unit_new(s, j, thr);
-                if (pass == 0)
-                    wut_save(s, u, b, -1);
-                for (int x = 0; x < T; x++)
-                    if (in[x] && !conflict(&evs[x], &ev, s->ifaa))
-                        u->asleep[x] = pass == 1 ? 2 : in[x];
-                units[k++] = u;
-                in[thr] = 2;
-                evs[thr] = ev;
-            }
-        /* a stack: the first unit is taken first */
-        for (int x = k - 1; x >= 0; x--)
-            team_give(t, units[x]);
-        free(units);
-        free(evs);
-        free(in);
-        /* the pending branches at j: the units have them now */
-        node_free_list(s, s->nodes[c].sibling);
-        s->nodes[c].sibling = -1;
-        s->forced = j + 1;
+    int j = -1;
+    for (int i = s->forced; i < s->depth && j < 0; i++)
+        if (s->nodes[s->nodes[s->root[i]].child].sibling >= 0)
+            j = i;
+    if (j < 0)
         return;
+    for (int i = s->forced; i <= j; i++)
+        s->split[i] = has_alternative(s, i) ? split_new(s, i) : NULL;
+    const sleep_entry *sl = SLEEP(s, j);
+    int cur = s->oev[j].thread;
+    odpor_event *evs = wmx_malloc((size_t)T * sizeof *evs);
+    bool *in = wmx_calloc((size_t)T, sizeof *in);   /* a branch before the next unit */
+    for (int q = 0; q < T; q++)
+        if (sl[q].on) {
+            in[q] = true;
+            evs[q] = sl[q].ev;
+        }
+    in[cur] = true;
+    evs[cur] = s->oev[j];
+    int c = s->nodes[s->root[j]].child;   /* the path's, root[j + 1] */
+    int n = 0;
+    for (int b = s->nodes[c].sibling; b >= 0; b = s->nodes[b].sibling)
+        n++;
+    odpor_unit **units = wmx_malloc((size_t)n * sizeof *units);
+    int k = 0;
+    for (int b = s->nodes[c].sibling; b >= 0; b = s->nodes[b].sibling) {
+        int q = s->nodes[b].thread;
+        const odpor_event *ev = &s->nodes[b].ev;
+        odpor_unit *u = wmx_calloc(1, sizeof *u + (size_t)(j + 1) * sizeof *u->steps);
+        u->len = j + 1;
+        memcpy(u->steps, s->steps, (size_t)j * sizeof *u->steps);
+        u->steps[j] = (wmx_transition){ TR_STEP, q, -1 };
+        u->asleep = wmx_calloc((size_t)T, 1);
+        for (int x = 0; x < T; x++)
+            if (in[x] && !conflict(&evs[x], ev, s->ifaa))
+                u->asleep[x] = 2;
+        u->above = wmx_malloc((size_t)(j + 1) * sizeof *u->above);
+        memcpy(u->above, s->split, (size_t)(j + 1) * sizeof *u->above);
+        wut_save(s, u, b, -1);
+        units[k++] = u;
+        in[q] = true;
+        evs[q] = *ev;
     }
+    /* a stack: the first unit is taken first */
+    for (int x = k - 1; x >= 0; x--)
+        team_give(t, units[x]);
+    free(units);
+    free(evs);
+    free(in);
+    node_free_list(s, s->nodes[c].sibling);
+    s->nodes[c].sibling = -1;
+    s->forced = j + 1;
 }
 
 static void state_free(odpor_state *s)
@@ -1070,6 +1203,7 @@ static void state_free(odpor_state *s)
     free(s->oev);
     free(s->root);
     free(s->sleep);
+    free(s->split);
     free(s->enabled);
     free(s->nodes);
     free(s->scratch);
@@ -1132,6 +1266,7 @@ static bool load_unit(odpor_state *s, const odpor_unit *u)
         s->steps[i] = u->steps[i];
         s->oev[i] = odpor_event_of(s->prog, &s->events[i], s->faa_unused);
         s->root[i] = -1;        /* no wakeup tree: nothing is inserted there */
+        s->split[i] = u->above[i];
     }
     sleep_entry *sl = SLEEP(s, len);
     memset(sl, 0, (size_t)s->nthreads * sizeof *sl);
@@ -1208,7 +1343,8 @@ static bool run_unit(odpor_state *s, team *t)
                         ext->sleep_blocked++;
                     analyse(s, d);
                 }
-                if (t && team_hungry(t))
+                if (t && team_hungry(t) &&
+                    (s->run->split_at < 0 || atomic_fetch_add(&s->run->checks, 1) == s->run->split_at))
                     give_away(s, t);
                 mode = BACKTRACK;
                 continue;
@@ -1290,6 +1426,8 @@ static void odpor_work(explore_worker *w)
     explore_clock_start(&clk, &w->opts);
     odpor_state st;
     state_init(&st, w->prog, m, &w->opts, NULL, &w->res, &clk);
+    st.run = w->ctx;
+    st.team = w->team;
     odpor_unit *u = NULL;
     for (bool first = w->id == 0; first || (u = team_take(w->team)) != NULL; first = false) {
         bool ok = load_unit(&st, u) && run_unit(&st, w->team);
@@ -1321,7 +1459,19 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
     /* introspection follows one search: it stays on one worker */
     if (!ext && explore_jobs(opts) > 1) {
         explore_result_free(res);
-        return explore_parallel(prog, opts, ALGO_ODPOR, odpor_work, odpor_drop, NULL, res, err);
+        odpor_run run = { .splits = NULL, .split_at = -1 };
+        const char *at = getenv("WMX_TEST_SPLIT_AT");
+        if (at && *at)
+            run.split_at = atol(at);
+        atomic_init(&run.checks, 0);
+        pthread_mutex_init(&run.mu, NULL);
+        int rc = explore_parallel(prog, opts, ALGO_ODPOR, odpor_work, odpor_drop, &run, res, err);
+        for (odpor_split *r = run.splits, *next; r; r = next) {
+            next = r->next;
+            split_free(r);
+        }
+        pthread_mutex_destroy(&run.mu);
+        return rc;
     }
     double t0 = explore_now();
     wmx_machine *m = machine_new(prog, opts->model, err);
