@@ -2,7 +2,7 @@
 # bench/jobs.sh - issue 15's parallel exploration: the same run on 1 and 2
 # workers (--jobs), whole process: seconds, peak KB, traces, and the
 # speed-up (target: at least 1.7x on 2 cores for readers-18 and lastzero-14).
-# naive and rfsmc split their search; odpor runs on one worker.
+# naive, rfsmc and odpor split their search.
 set -u
 WMX=${WMX:-./wmx}
 cd "$(dirname "$0")/.."
@@ -31,6 +31,8 @@ row() { # FAMILY N MODEL ALGO
 }
 row readers 18 sc rfsmc
 row lastzero 14 sc rfsmc
+row readers 18 sc odpor
+row lastzero 14 sc odpor
 row readers 16 tso rfsmc
 row lastzero 12 tso rfsmc
 row lastzero 5 sc naive

@@ -338,6 +338,8 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
         /* said, not refused: the run is right, only not parallel */
         fprintf(ctx->err, "wmx: note: --algo %s explores on one worker (--jobs splits naive, rfsmc and odpor)\n",
                 algo_name(opts.algo));
+    if (dump_wut && opts.algo == ALGO_ODPOR && opts.jobs != 0 && opts.jobs != 1)
+        fprintf(ctx->err, "wmx: note: --dump-wut follows one search: odpor explores on one worker\n");
     if (dump_wut && opts.algo != ALGO_ODPOR) {
         fprintf(ctx->err, "wmx: --dump-wut needs --algo odpor\n");
         plp_result_free(&rewritten);
