@@ -249,7 +249,7 @@ typedef struct odpor_unit_node {
  * in this worker's tree (its record, if any, does). */
 typedef struct odpor_unit {
     int len;
-    unsigned char *asleep;      /* [nthreads]: 0 awake, 1 asleep, 2 asleep and foreign */
+    unsigned char *asleep;      /* [nthreads]: asleep, as a foreign sleeper (see give_away) */
     odpor_unit_node *wut;       /* in preorder */
     int nwut, capwut;
     odpor_split **above;        /* [len]: records of the prefix's forced nodes (or NULL) */
@@ -446,7 +446,7 @@ static void split_claim(odpor_state *s, odpor_split *r, const odpor_event *v, in
     u->asleep = wmx_calloc((size_t)T, 1);
     for (int q = 0; q < T; q++)
         if (r->branch[q] && !conflict(&r->ev[q], &v[0], s->ifaa))
-            u->asleep[q] = 2;
+            u->asleep[q] = 1;
     r->ev[v[0].thread] = v[0];
     atomic_store_explicit(&r->branch[v[0].thread], 1, memory_order_release);
     pthread_mutex_unlock(&r->mu);
@@ -1176,7 +1176,7 @@ static void give_away(odpor_state *s, team *t)
         u->asleep = wmx_calloc((size_t)T, 1);
         for (int x = 0; x < T; x++)
             if (in[x] && !conflict(&evs[x], ev, s->ifaa))
-                u->asleep[x] = 2;
+                u->asleep[x] = 1;
         u->above = wmx_malloc((size_t)(j + 1) * sizeof *u->above);
         memcpy(u->above, s->split, (size_t)(j + 1) * sizeof *u->above);
         wut_save(s, u, b, -1);
@@ -1274,7 +1274,7 @@ static bool load_unit(odpor_state *s, const odpor_unit *u)
         if (u->asleep[q] && thread_enabled(s, STATE(s, len), q)) {
             memcpy(s->scratch, STATE(s, len), s->ssize);
             sl[q].on = true;
-            sl[q].foreign = u->asleep[q] == 2;
+            sl[q].foreign = true;
             sl[q].ev = scratch_step(s, q);
         }
     if (u)
