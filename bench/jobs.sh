@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/jobs.sh - issue 15's parallel exploration: the same run on 1 and 2
-# workers (--jobs), whole process: seconds, peak KB, traces, and the
+# workers (--jobs), whole process, best of 3: seconds, peak KB, traces, and the
 # speed-up (target: at least 1.7x on 2 cores for readers-18 and lastzero-14).
 # naive, rfsmc and odpor split their search.
 set -u
@@ -18,9 +18,17 @@ row() { # FAMILY N MODEL ALGO
   "$1" "$2" > "$TMP/p.wmx"
   cells=""
   for j in 1 2; do
-    if ! measure "$TMP/out" "$WMX" explore --model "$3" --algo "$4" --jobs $j --json --timeout "$TIMEOUT" "$TMP/p.wmx"; then
-      [ -s "$TMP/out" ] || { echo "wmx failed on $1-$2 ($4, --jobs $j)"; cat "$TMP/out.err"; rc=1; return; }
-    fi
+    # the best of RUNS (3): this VM's timings move by up to 2x between runs
+    best=""; bestkb=""
+    for r in $(seq "${RUNS:-3}"); do
+      if ! measure "$TMP/out" "$WMX" explore --model "$3" --algo "$4" --jobs $j --json --timeout "$TIMEOUT" "$TMP/p.wmx"; then
+        [ -s "$TMP/out" ] || { echo "wmx failed on $1-$2 ($4, --jobs $j)"; cat "$TMP/out.err"; rc=1; return; }
+      fi
+      if [ -z "$best" ] || awk -v a="$SECS" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+        best=$SECS; bestkb=$KB
+      fi
+    done
+    SECS=$best; KB=$bestkb
     tr=$(json_field "$TMP/out" traces)
     part=""; grep -q '"complete": true' "$TMP/out" || part="*"
     eval "s$j=\$SECS"
