@@ -43,6 +43,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,7 +99,8 @@ typedef struct decision {
                               move (alts point into them), not a malloc per key */
     int nblocks;
     size_t bused, bcap;    /* in the last block */
-    bool fixed_offered;    /* discover offered the fixed part's writes (see there) */
+    _Atomic bool fixed_offered; /* discover offered the fixed part's writes (see there);
+                              * a shared decision's workers read it unlocked */
     /* --jobs: a decision on the paths of several workers.  Its fields above
      * `alts` never change; alts, nalts, next, aset and blocks are then
      * guarded by mu, and the fixed part's sources are a copy (fsrc) since
@@ -1213,7 +1215,7 @@ static void discover(rs *r)
         /* a write of the fixed part is the same event, with the same
          * cone, in every trace below d: the first pass offered it (or it
          * was the source taken, alts[0]), so later passes skip it */
-        bool skip_fixed = d->fixed_offered;
+        bool skip_fixed = atomic_load_explicit(&d->fixed_offered, memory_order_acquire);
         unsigned polls = 0;
         for (int k = cell >= 0 ? r->gwoff[cell] : 0; cell >= 0 && k < r->gwoff[cell + 1]; k++) {
             wmx_eid id = r->gw[k];
@@ -1236,7 +1238,7 @@ static void discover(rs *r)
         }
         if (r->stop)
             return;
-        d->fixed_offered = true;
+        atomic_store_explicit(&d->fixed_offered, true, memory_order_release);
         if (present && g->tev[te][ie].x.kind == X_RMW)
             swap_sources(r, di, cell);
     }
