@@ -70,7 +70,7 @@ bool explore_should_stop(explore_clock *c, const explore_opts *o, explore_result
         /* The shared count is written only when --max-traces needs it
          * exact, or in batches: a write per trace bounced its cache line
          * between the workers millions of times a second (naive on
-         * lastzero-5 gained 1.07x from a second worker).  The slow path
+         * lastzero-5 was slower on two workers than on one).  The slow path
          * below also publishes, for the progress line. */
         if (o->max_traces > 0 || found - c->reported >= 4096)
             publish_traces(c, o, found);

@@ -266,6 +266,22 @@ static void unit_free(odpor_unit *u)
     free(u);
 }
 
+/* A unit E[0..k).q (steps: E[0..k)), no thread asleep yet, below the
+ * records above[0..k] (above[k] may be NULL). */
+static odpor_unit *unit_new(int nthreads, const wmx_transition *steps, int k, int q,
+                            odpor_split *const *above, odpor_split *at_k)
+{
+    odpor_unit *u = wmx_calloc(1, sizeof *u + (size_t)(k + 1) * sizeof *u->steps);
+    u->len = k + 1;
+    memcpy(u->steps, steps, (size_t)k * sizeof *u->steps);
+    u->steps[k] = (wmx_transition){ TR_STEP, q, -1 };
+    u->asleep = wmx_calloc((size_t)nthreads, 1);
+    u->above = wmx_malloc((size_t)(k + 1) * sizeof *u->above);
+    memcpy(u->above, above, (size_t)k * sizeof *u->above);
+    u->above[k] = at_k;
+    return u;
+}
+
 static void grow(odpor_state *s)
 {
     int cap = s->cap ? 2 * s->cap : 64;
@@ -439,20 +455,13 @@ static void split_claim(odpor_state *s, odpor_split *r, const odpor_event *v, in
             pthread_mutex_unlock(&r->mu);
             return;
         }
-    odpor_unit *u = wmx_calloc(1, sizeof *u + (size_t)(k + 1) * sizeof *u->steps);
-    u->len = k + 1;
-    memcpy(u->steps, r->steps, (size_t)k * sizeof *u->steps);
-    u->steps[k] = (wmx_transition){ TR_STEP, v[0].thread, -1 };
-    u->asleep = wmx_calloc((size_t)T, 1);
+    odpor_unit *u = unit_new(T, r->steps, k, v[0].thread, r->above, r);
     for (int q = 0; q < T; q++)
         if (r->branch[q] && !conflict(&r->ev[q], &v[0], s->ifaa))
             u->asleep[q] = 1;
     r->ev[v[0].thread] = v[0];
     atomic_store_explicit(&r->branch[v[0].thread], 1, memory_order_release);
     pthread_mutex_unlock(&r->mu);
-    u->above = wmx_malloc((size_t)(k + 1) * sizeof *u->above);
-    memcpy(u->above, r->above, (size_t)k * sizeof *u->above);
-    u->above[k] = r;
     if (len > 1) {
         u->wut = wmx_malloc((size_t)(len - 1) * sizeof *u->wut);
         u->nwut = u->capwut = len - 1;
@@ -1138,7 +1147,7 @@ static void split_free(odpor_split *r)
  * sequence into this tree any more; a forced node with an enabled thread
  * not asleep nor on the path gets a record, and a wakeup sequence for it
  * becomes a unit (split_claim). */
-static void give_away(odpor_state *s, team *t)
+static void give_away(odpor_state *s)
 {
     int T = s->nthreads;
     int j = -1;
@@ -1169,16 +1178,10 @@ static void give_away(odpor_state *s, team *t)
     for (int b = s->nodes[c].sibling; b >= 0; b = s->nodes[b].sibling) {
         int q = s->nodes[b].thread;
         const odpor_event *ev = &s->nodes[b].ev;
-        odpor_unit *u = wmx_calloc(1, sizeof *u + (size_t)(j + 1) * sizeof *u->steps);
-        u->len = j + 1;
-        memcpy(u->steps, s->steps, (size_t)j * sizeof *u->steps);
-        u->steps[j] = (wmx_transition){ TR_STEP, q, -1 };
-        u->asleep = wmx_calloc((size_t)T, 1);
+        odpor_unit *u = unit_new(T, s->steps, j, q, s->split, s->split[j]);
         for (int x = 0; x < T; x++)
             if (in[x] && !conflict(&evs[x], ev, s->ifaa))
                 u->asleep[x] = 1;
-        u->above = wmx_malloc((size_t)(j + 1) * sizeof *u->above);
-        memcpy(u->above, s->split, (size_t)(j + 1) * sizeof *u->above);
         wut_save(s, u, b, -1);
         units[k++] = u;
         in[q] = true;
@@ -1186,7 +1189,7 @@ static void give_away(odpor_state *s, team *t)
     }
     /* a stack: the first unit is taken first */
     for (int x = k - 1; x >= 0; x--)
-        team_give(t, units[x]);
+        team_give(s->team, units[x]);
     free(units);
     free(evs);
     free(in);
@@ -1300,8 +1303,9 @@ static bool load_unit(odpor_state *s, const odpor_unit *u)
 
 /* Explores everything below the loaded unit's prefix; false when a limit
  * stopped it. */
-static bool run_unit(odpor_state *s, team *t)
+static bool run_unit(odpor_state *s)
 {
+    team *t = s->team;
     const explore_opts *opts = s->opts;
     explore_result *res = s->res;
     odpor_ext *ext = s->ext;
@@ -1334,10 +1338,10 @@ static bool run_unit(odpor_state *s, team *t)
                 if (!any) {
                     maximal(s);
                 } else {
-                    /* Cut by the sleep set.  Never from the initial state
+                    /* Cut by the sleep set.  Never on one worker
                      * (Optimal-DPOR's wakeup sequences leave nothing
-                     * asleep), but a unit starts with threads asleep and no
-                     * wakeup tree: its races are analysed as a maximal
+                     * asleep), but a unit's foreign sleepers may never
+                     * wake: the races are analysed as a maximal
                      * execution's would be, as Source-DPOR does. */
                     if (ext)
                         ext->sleep_blocked++;
@@ -1345,7 +1349,7 @@ static bool run_unit(odpor_state *s, team *t)
                 }
                 if (t && team_hungry(t) &&
                     (s->run->split_at < 0 || atomic_fetch_add(&s->run->checks, 1) == s->run->split_at))
-                    give_away(s, t);
+                    give_away(s);
                 mode = BACKTRACK;
                 continue;
             }
@@ -1430,7 +1434,7 @@ static void odpor_work(explore_worker *w)
     st.team = w->team;
     odpor_unit *u = NULL;
     for (bool first = w->id == 0; first || (u = team_take(w->team)) != NULL; first = false) {
-        bool ok = load_unit(&st, u) && run_unit(&st, w->team);
+        bool ok = load_unit(&st, u) && run_unit(&st);
         unit_free(u);
         u = NULL;
         if (!ok || !w->res.complete)
@@ -1489,7 +1493,7 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
     odpor_state st;
     state_init(&st, prog, m, opts, ext, res, &clk);
     if (load_unit(&st, NULL))
-        run_unit(&st, NULL);
+        run_unit(&st);
     res->time_s = explore_now() - t0;
     explore_finish(res);
     state_free(&st);
