@@ -109,6 +109,7 @@ typedef struct explore_result {
     cond_lhs *observed;          /* locations recorded in final states */
     int nstates, cap_states;
     final_state *states;         /* distinct final states, sorted by explore_finish */
+    bool states_sorted;          /* internal: they are (explore_finish, merges of sorted lists) */
     int nerrors, cap_errors;
     explore_error *errors;
     long error_traces;           /* traces that hit an assertion violation */

@@ -1,7 +1,10 @@
 /* util.c - allocation wrappers, error values, file helpers. */
 #define _POSIX_C_SOURCE 200809L
 #define _XOPEN_SOURCE 700  /* realpath */
+#define _DEFAULT_SOURCE    /* madvise's MADV_HUGEPAGE */
 #include "util.h"
+
+#include <sys/mman.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -31,6 +34,17 @@ void *wmx_realloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);
     return q ? q : oom(n);
+}
+
+void *wmx_huge_block(void)
+{
+    void *p = aligned_alloc(WMX_HUGE_BLOCK, WMX_HUGE_BLOCK);
+    if (!p)
+        return oom(WMX_HUGE_BLOCK);
+#ifdef MADV_HUGEPAGE
+    madvise(p, WMX_HUGE_BLOCK, MADV_HUGEPAGE);  /* advice: failure is harmless */
+#endif
+    return p;
 }
 
 char *wmx_strdup(const char *s)
