@@ -380,11 +380,16 @@ static bool nf_request(rctx *c, void *w, int r, int pa, int pb)
     pgas_transition t = { PT_STEP, r, -1 };
     if (step(c, w, &t))
         return true;
+    /* the request is in its queue even when the local code after it then
+     * failed (an assertion): it needs its place in the order list, or
+     * nf_finish pops a queue that entry does not name (an empty one) */
+    if (!c->overflow && open_total(c, w) > K) {
+        uint8_t *o = order(c, w);
+        o[3 * K] = (uint8_t)(r * c->Q + q);
+        o[3 * K + 1] = o[3 * K + 2] = 0;
+    }
     if (c->overflow || pgas_rank_fault(c->m, w, r) != PF_NONE)
         return false;
-    uint8_t *o = order(c, w);
-    o[3 * K] = (uint8_t)(r * c->Q + q);
-    o[3 * K + 1] = o[3 * K + 2] = 0;
     if (pa == 1) {
         pgas_transition ta = { PT_POPA, r, q };
         if (step(c, w, &ta))
