@@ -464,40 +464,32 @@ static void merge_states(explore_result *dst, explore_result *src)
         dst->nstates = src->nstates;
         dst->cap_states = src->cap_states;
         src->states = NULL;
-        src->nstates = src->cap_states = 0;
-        for (int b = 0; b < src->nval_blocks; b++)
-            add_val_block(dst, src->val_blocks[b]);
-        src->nval_blocks = 0;
-        dst->val_used = dst->val_cap;
-        free(dst->state_index);
-        dst->state_index = NULL;
-        dst->state_index_cap = 0;
-        dst->states_sorted = sorted;
-        return;
-    }
-    int cap = dst->nstates + src->nstates;
-    final_state *out = wmx_malloc((size_t)(cap ? cap : 1) * sizeof *out);
-    int i = 0, j = 0, k = 0;
-    while (i < dst->nstates && j < src->nstates) {
-        int c = vals_cmp(dst->states[i].vals, src->states[j].vals, n);
-        if (c < 0) {
-            out[k++] = dst->states[i++];
-        } else if (c > 0) {
-            out[k++] = src->states[j++];
-        } else {
-            out[k] = dst->states[i++];
-            out[k++].count += src->states[j++].count;
+        src->cap_states = 0;
+    } else {
+        int cap = dst->nstates + src->nstates;
+        final_state *out = wmx_malloc((size_t)(cap ? cap : 1) * sizeof *out);
+        int i = 0, j = 0, k = 0;
+        while (i < dst->nstates && j < src->nstates) {
+            int c = vals_cmp(dst->states[i].vals, src->states[j].vals, n);
+            if (c < 0) {
+                out[k++] = dst->states[i++];
+            } else if (c > 0) {
+                out[k++] = src->states[j++];
+            } else {
+                out[k] = dst->states[i++];
+                out[k++].count += src->states[j++].count;
+            }
         }
+        while (i < dst->nstates)
+            out[k++] = dst->states[i++];
+        while (j < src->nstates)
+            out[k++] = src->states[j++];
+        free(dst->states);
+        dst->states = out;
+        dst->nstates = k;
+        dst->cap_states = cap ? cap : 1;
     }
-    while (i < dst->nstates)
-        out[k++] = dst->states[i++];
-    while (j < src->nstates)
-        out[k++] = src->states[j++];
-    free(dst->states);
-    dst->states = out;
-    dst->nstates = k;
     dst->states_sorted = sorted;
-    dst->cap_states = cap ? cap : 1;
     src->nstates = 0;
     /* src's value blocks go with its states; a later state of dst starts
      * a block of its own */
