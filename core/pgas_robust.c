@@ -46,6 +46,11 @@ typedef struct rctx {
     size_t wsize;          /* working state: machine + masks + nf order */
     bool overflow;         /* more than MAX_OPEN requests in flight */
     pgas_store *memo;      /* nf: sub-searches of τ2..τ4 known to find no cycle */
+    const pgas_opts *o;    /* timeout, cancel and progress, polled by the inner searches too */
+    double t0;
+    long finish_left;      /* steps left for all of nf's τ2..τ4 searches together */
+    const char *stop;      /* why an inner search stopped early, or NULL */
+    long nstates;          /* states so far, for the progress hook */
 } rctx;
 
 /* Working state = machine state | masks | nf order (MAX_OPEN x 3 bytes). */
@@ -208,8 +213,9 @@ typedef struct finish {
     uint8_t deferred[2][WMX_PGAS_MAX_RANKS * WMX_PGAS_MAX_QUEUES];
     pgas_transition out[2 * MAX_OPEN];
     int nout;
-    long budget;
 } finish;
+
+static const char finish_budget[] = "normal-form search budget";
 
 static bool fin_dfs(finish *f, const void *w, int part, int j, int lvl)
 {
@@ -234,7 +240,16 @@ static bool fin_dfs(finish *f, const void *w, int part, int j, int lvl)
         }
         break;
     }
-    if (--f->budget < 0)
+    /* one budget for every call, not one per call: each step keeps a memo
+     * key, so the memo is bounded with it (a fuzzed program once spent
+     * 50M steps in a single call) */
+    if (f->c->stop)
+        return false;
+    if (--f->c->finish_left < 0) {
+        f->c->stop = finish_budget;
+        return false;
+    }
+    if ((f->c->finish_left & 1023) == 0 && (f->c->stop = pgas_poll(f->c->o, f->c->t0, f->c->nstates)) != NULL)
         return false;
     /* the rest depends only on: where we are, which pops are pending (and
      * their addresses), the deferrals, and the cf/<-> part of the summary */
@@ -306,8 +321,9 @@ static bool fin_dfs(finish *f, const void *w, int part, int j, int lvl)
 }
 
 /* Whether some τ2·τ3·τ4 closes a cycle after the τ1 that led to w; the
- * pops are left in out.  *limited is set when the budget ran out. */
-static bool nf_finish(rctx *c, const void *w, pgas_transition *out, int *nout, bool *limited)
+ * pops are left in out.  c->stop is set when the budget, the timeout or a
+ * cancel stopped the search. */
+static bool nf_finish(rctx *c, const void *w, pgas_transition *out, int *nout)
 {
     int K = nf_len(c, w);
     *nout = 0;
@@ -316,7 +332,6 @@ static bool nf_finish(rctx *c, const void *w, pgas_transition *out, int *nout, b
     finish *f = wmx_calloc(1, sizeof *f);
     f->c = c;
     f->K = K;
-    f->budget = 50000000L;
     const uint8_t *o = order(c, (void *)w);
     /* which pops are pending: the k-th delayed request of a queue is its
      * k-th entry, fb (popa done) before fa */
@@ -334,8 +349,6 @@ static bool nf_finish(rctx *c, const void *w, pgas_transition *out, int *nout, b
         memcpy(out, f->out, (size_t)f->nout * sizeof *out);
         *nout = f->nout;
     }
-    if (f->budget < 0)
-        *limited = true;
     free(f);
     return cyc;
 }
@@ -526,6 +539,9 @@ typedef struct cyc_search {
     int k;              /* segments wanted */
     int a[WMX_PGAS_MAX_RANKS + 1], d[WMX_PGAS_MAX_RANKS + 1];
     long budget;
+    const pgas_opts *o;     /* the timeout and cancel stop this search too */
+    long states;            /* for the progress hook */
+    double t0;
 } cyc_search;
 
 /* d ⇝ x: cf edge, or the bar events of one barrier (different ranks). */
@@ -552,6 +568,10 @@ static bool cyc_dfs(cyc_search *cs, int depth, unsigned used, bool nontrivial)
     const egraph *g = cs->g;
     if (--cs->budget < 0)
         return false;
+    if ((cs->budget & 1023) == 0 && pgas_poll(cs->o, cs->t0, cs->states)) {
+        cs->budget = 0;
+        return false;
+    }
     int a = cs->a[depth];
     int ra = g->ev[a].rank;
     for (int d = 0; d < g->n; d++) {
@@ -591,11 +611,12 @@ static void add_elem(pgas_robust_result *res, int event, int seg, const char *ro
     snprintf(e->role, sizeof e->role, "%s", role);
 }
 
-static void find_cycle(const pgas_machine *m, pgas_robust_result *res, int nprefix)
+static void find_cycle(const pgas_machine *m, pgas_robust_result *res, int nprefix,
+                       const pgas_opts *o, double t0)
 {
     egraph g;
     egraph_build(&g, m, res->events, nprefix);
-    cyc_search cs = { .g = &g, .budget = 20000000L };
+    cyc_search cs = { .g = &g, .budget = 20000000L, .o = o, .t0 = t0, .states = res->states };
     int N = pgas_nranks(m);
     bool found = false;
     for (int k = 1; k <= N && !found; k++) {
@@ -656,6 +677,10 @@ int pgas_robust(const wmx_program *p, pgas_method method, const pgas_opts *o,
     c.nmask = (size_t)c.N + (size_t)2 * c.N * c.C + MAX_OPEN;
     c.wsize = c.msize + c.nmask * 8 + 3 * MAX_OPEN;
     long max_states = o->max_states > 0 ? o->max_states : DEFAULT_MAX_STATES;
+    c.o = o;
+    c.t0 = t0;
+    /* each finishing step keeps a memo key, about as big as a state */
+    c.finish_left = 4 * max_states;
     pgas_store memo;
     pgas_store_init(&memo);
     c.memo = &memo;
@@ -697,7 +722,6 @@ int pgas_robust(const wmx_program *p, pgas_method method, const pgas_opts *o,
             rc = -1;
             break;
         }
-        bool limited = false;
         int n = pgas_enabled(m, w, tr);
         /* τ2..τ4 only after a τ1 that cannot go on: appending more of τ1
          * before the delayed pops only inserts events, and insertions keep
@@ -707,14 +731,19 @@ int pgas_robust(const wmx_program *p, pgas_method method, const pgas_opts *o,
         for (int k = 0; k < n; k++)
             if (tr[k].kind == PT_STEP || tr[k].kind == PT_BARRIER)
                 tau1_end = false;
-        if (method == PGAS_NF && tau1_end && nf_finish(&c, w, finish, &nfinish, &limited)) {
+        c.nstates = st.n;
+        if (method == PGAS_NF && tau1_end && nf_finish(&c, w, finish, &nfinish)) {
             viol_node = i;
             viol_finish = true;
             break;
         }
-        if (limited) {
+        if (c.stop) {
+            /* out of finishing budget, τ1's own steps may still close a
+             * cycle; a timeout or a cancel stops everything */
             res->complete = false;
-            res->stop_reason = "normal-form search budget";
+            res->stop_reason = c.stop;
+            if (c.stop != finish_budget)
+                break;
         }
         for (int kk = 0; kk < n && viol_node < 0; kk++) {
             /* the order only picks which witness is found first; these
@@ -840,7 +869,7 @@ int pgas_robust(const wmx_program *p, pgas_method method, const pgas_opts *o,
             int nprefix = 0;
             for (int j = 0; j < nprefix_steps; j++)
                 nprefix += res->computation.steps[j].kind == PT_BARRIER ? c.N : 1;
-            find_cycle(m, res, nprefix);
+            find_cycle(m, res, nprefix, o, t0);
         }
     }
     res->time_s = pgas_now() - t0;

@@ -93,6 +93,33 @@ check_err negq 'ranks 2;\nvar x, y;\nspmd {\n  read(x, 0, y, -1);\n}\n' "4:17: q
 "$WMX" robust "$root/examples/pgas/ring.wmx" --ranks 6 --max-states 50 > /dev/null 2>&1
 [ $? = 3 ] || bad "state limit did not give exit 3"
 
+# -- nf's finishing searches (τ2..τ4) obey the timeout and the state limit:
+# three ranks with three remote reads each once spent 5 s in them at
+# --max-states 4000 (a fuzz timeout) and ignored --timeout
+cat > "$tmp/reads3.wmx" <<'EOF'
+ranks 3;
+var done = 0, one = 1;
+spmd {
+  read(done, 0, one, 0);
+  read(done, 0, one, 0);
+  read(done, 0, one, 0);
+}
+EOF
+t0=$(date +%s)
+"$WMX" robust "$tmp/reads3.wmx" --method nf --timeout 1 > "$tmp/out" 2>&1
+rc=$?
+t1=$(date +%s)
+{ [ "$rc" = 3 ] && grep -q 'timeout' "$tmp/out"; } || { bad "nf --timeout 1: exit $rc"; cat "$tmp/out"; }
+[ $((t1 - t0)) -le 4 ] || bad "nf --timeout 1 took $((t1 - t0)) s"
+t0=$(date +%s)
+"$WMX" robust "$tmp/reads3.wmx" --method nf --max-states 4000 > "$tmp/out" 2>&1
+rc=$?
+t1=$(date +%s)
+[ "$rc" = 3 ] || { bad "nf --max-states 4000: exit $rc"; cat "$tmp/out"; }
+[ $((t1 - t0)) -le 3 ] || bad "nf --max-states 4000 took $((t1 - t0)) s"
+"$WMX" robust "$tmp/reads3.wmx" --method search > "$tmp/out" 2>&1
+[ $? = 0 ] || { bad "reads3 --method search: not robust or stopped"; cat "$tmp/out"; }
+
 # -- a program without variables (its ranks hold no memory): one terminated
 # state, robust; under check-asan this once read a null cell_init
 printf 'ranks 2;\nspmd {\n  barrier;\n  r = rank;\n  assert(r < nranks);\n}\n' > "$tmp/novars.wmx"

@@ -5,6 +5,10 @@
 # (tests/fuzz/seeds/NAME) and committed corpus (tests/fuzz/corpus/NAME),
 # printing the executions and coverage it reached.
 #
+# The mutation seed is fixed (FUZZ_SEED, default 1; 0 lets libFuzzer pick)
+# so that a CI run explores the same inputs each time, within the time limit;
+# fuzz with FUZZ_SEED=0 and a long FUZZ_TIME to look for new bugs.
+#
 # FUZZ_MERGE=1 also minimises what was found into tests/fuzz/corpus/NAME
 # (libFuzzer's set-cover merge keeps inputs that add coverage; then files over
 # 2 KB are dropped and at most 300 kept), ready to commit; tests/fuzz_replay.sh
@@ -12,6 +16,7 @@
 set -eu
 cd "$(dirname "$0")/../.."
 secs=${FUZZ_TIME:-${FUZZ_SECONDS:-20}}
+seed=${FUZZ_SEED:-1}
 if ! command -v clang >/dev/null 2>&1; then
   echo "fuzz: clang not found (apt-get install -y clang libclang-rt-14-dev); skipping" >&2
   exit 0
@@ -32,7 +37,7 @@ for src in tests/fuzz/fuzz_*.c; do
   done
   echo "fuzz: $name for ${secs}s"
   # shellcheck disable=SC2086
-  "$out/$name" -max_total_time="$secs" -max_len=4096 -timeout=5 -rss_limit_mb=2048 \
+  "$out/$name" -seed="$seed" -max_total_time="$secs" -max_len=4096 -timeout=5 -rss_limit_mb=2048 \
     -print_final_stats=1 "$work" $dirs 2>"$out/$name.log" || {
       tail -n 40 "$out/$name.log" >&2; echo "fuzz: $name FAILED" >&2; exit 1; }
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/$name.log" | tail -n 1)
