@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,19 @@ void *wmx_huge_block(void)
     madvise(p, WMX_HUGE_BLOCK, MADV_HUGEPAGE);  /* advice: failure is harmless */
 #endif
     return p;
+}
+
+void wmx_advise_huge(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+    uintptr_t lo = ((uintptr_t)p + WMX_HUGE_BLOCK - 1) & ~(uintptr_t)(WMX_HUGE_BLOCK - 1);
+    uintptr_t hi = ((uintptr_t)p + n) & ~(uintptr_t)(WMX_HUGE_BLOCK - 1);
+    if (hi > lo)
+        madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)n;
+#endif
 }
 
 char *wmx_strdup(const char *s)

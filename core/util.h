@@ -18,6 +18,10 @@ void *wmx_realloc(void *p, size_t n);
  * on a virtual machine. */
 enum { WMX_HUGE_BLOCK = 2 << 20 };
 void *wmx_huge_block(void);
+/* Asks for huge pages under the whole 2 MiB-aligned stretches of [p, p+n)
+ * (advice only): for a big table grown by realloc or calloc, before its
+ * fresh pages are first touched. */
+void wmx_advise_huge(void *p, size_t n);
 char *wmx_strdup(const char *s);
 char *wmx_strndup(const char *s, size_t n);
 /* printf into a fresh string owned by the caller */

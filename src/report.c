@@ -281,11 +281,13 @@ static size_t int_text(char *buf, long long v)
 
 #define JSON_MAX_PARTS 64
 #define JSON_PARALLEL_MIN 16384
-#define JSON_CHUNK 4096
+#define JSON_CHUNK 1024
 #define JSON_RING 8          /* chunks formatted ahead of the writer, at most */
 
 /* What formats the "states" array: chunk c (states [c * JSON_CHUNK, ...))
- * goes into ring slot c % JSON_RING; the writer writes them in order. */
+ * goes into ring slot c % JSON_RING; the writer writes them in order.  A
+ * slot keeps its buffer from chunk to chunk: fresh pages for every chunk
+ * were thousands of page faults on readers-18. */
 typedef struct json_pipe {
     const explore_result *res;
     char **keys;
@@ -297,8 +299,9 @@ typedef struct json_pipe {
     int nchunks;
     int claimed;               /* chunks [0, claimed) are someone's */
     int written;               /* chunks [0, written) are out */
-    char *text[JSON_RING];     /* a finished chunk, or NULL */
+    char *buf[JSON_RING];      /* the slot's buffer, owned by who claimed its chunk */
     size_t len[JSON_RING];
+    bool ready[JSON_RING];     /* the slot's chunk is formatted, not yet written */
 } json_pipe;
 
 typedef struct json_role {
@@ -306,14 +309,13 @@ typedef struct json_role {
     bool writer;
 } json_role;
 
-/* Chunk c's text (without the comma before its first state when c is 0). */
-static char *json_chunk(const json_pipe *jp, int c, size_t *len)
+/* Formats chunk c into buf (no comma before its first state when c is 0);
+ * returns its length. */
+static size_t json_chunk(const json_pipe *jp, int c, char *buf)
 {
     const explore_result *res = jp->res;
     int lo = c * JSON_CHUNK, hi = lo + JSON_CHUNK < res->nstates ? lo + JSON_CHUNK : res->nstates;
-    /* need, plus ", {" and "}", for each state */
     size_t n = 0;
-    char *buf = wmx_malloc((jp->need + 4) * (size_t)(hi - lo) + 1);
     for (int i = lo; i < hi; i++) {
         if (i)
             buf[n++] = ',', buf[n++] = ' ';
@@ -325,8 +327,7 @@ static char *json_chunk(const json_pipe *jp, int c, size_t *len)
         }
         buf[n++] = '}';
     }
-    *len = n;
-    return buf;
+    return n;
 }
 
 /* Claims the next chunk if the ring has room for it; -1 if not.  Called
@@ -338,15 +339,17 @@ static int json_claim(json_pipe *jp)
     return jp->claimed++;
 }
 
-/* Formats the chunk c outside the lock and leaves it in its slot. */
+/* Formats the chunk c outside the lock and marks its slot ready. */
 static void json_fill(json_pipe *jp, int c)
 {
+    int slot = c % JSON_RING;
     pthread_mutex_unlock(&jp->mu);
-    size_t len;
-    char *text = json_chunk(jp, c, &len);
+    if (!jp->buf[slot])         /* need, plus ", {" and "}", for each state */
+        jp->buf[slot] = wmx_malloc((jp->need + 4) * JSON_CHUNK + 1);
+    size_t len = json_chunk(jp, c, jp->buf[slot]);
     pthread_mutex_lock(&jp->mu);
-    jp->text[c % JSON_RING] = text;
-    jp->len[c % JSON_RING] = len;
+    jp->len[slot] = len;
+    jp->ready[slot] = true;
     pthread_cond_broadcast(&jp->cv);
 }
 
@@ -360,7 +363,7 @@ static void *json_pipe_main(void *arg)
     if (role->writer) {
         while (jp->written < jp->nchunks) {
             int slot = jp->written % JSON_RING;
-            if (!jp->text[slot]) {
+            if (!jp->ready[slot]) {
                 int c = json_claim(jp);
                 if (c >= 0)
                     json_fill(jp, c);
@@ -368,15 +371,12 @@ static void *json_pipe_main(void *arg)
                     pthread_cond_wait(&jp->cv, &jp->mu);
                 continue;
             }
-            char *text = jp->text[slot];
-            size_t len = jp->len[slot];
-            jp->text[slot] = NULL;
+            pthread_mutex_unlock(&jp->mu);
+            fwrite(jp->buf[slot], 1, jp->len[slot], jp->out);
+            pthread_mutex_lock(&jp->mu);
+            jp->ready[slot] = false;
             jp->written++;
             pthread_cond_broadcast(&jp->cv);       /* a slot is free */
-            pthread_mutex_unlock(&jp->mu);
-            fwrite(text, 1, len, jp->out);
-            free(text);
-            pthread_mutex_lock(&jp->mu);
         }
     } else {
         while (jp->claimed < jp->nchunks) {
@@ -455,6 +455,8 @@ void report_json(FILE *out, const explore_result *res)
         json_role writer = { &jp, true };
         json_pipe_main(&writer);
     }
+    for (int k = 0; k < JSON_RING; k++)
+        free(jp.buf[k]);
     pthread_mutex_destroy(&jp.mu);
     pthread_cond_destroy(&jp.cv);
     team_free(tm);

@@ -63,7 +63,7 @@ for p in readers lastzero indexer; do
     done
 done
 # 65536 states: the JSON "states" array is formatted on the workers' threads
-# in 16 chunks, more than the writer's ring of 8 holds
+# in 64 chunks, more than the writer's ring of 8 holds
 readers 16 > "$tmp/readers16.wmx"
 same "$tmp/readers16.wmx" sc rfsmc
 lastzero 4 > "$tmp/lz4.wmx"

@@ -321,6 +321,67 @@ START_TEST(state_order_wide)
 }
 END_TEST
 
+/* explore_finish on distinct rows laid out in runs: all ascending, all
+ * descending (rfsmc's order on readers-N), 2 to 6 runs each ascending or
+ * descending (a --jobs worker's), and 200 runs (the general sort).  Each
+ * row must end where its rank says, with its count. */
+START_TEST(state_order_runs)
+{
+    wmx_program *p = ir_program_new("runs", "runs", "wmx");
+    enum { COLS = 3, ROWS = 5000 };
+    for (int v = 0; v < COLS; v++) {
+        char name[16];
+        snprintf(name, sizeof name, "v%d", v);
+        ir_add_var(p, name, 1);
+    }
+    static const int nruns[] = { 1, 1, 2, 3, 6, 200 };
+    uint64_t rng = 7 + (uint64_t)_i;
+    wmx_val *vals = malloc((size_t)ROWS * COLS * sizeof *vals);
+    /* row i has rank i: (i / 700, -(i % 700) / 10 ... ) kept increasing */
+    for (int i = 0; i < ROWS; i++) {
+        vals[(size_t)i * COLS] = i / 700 - 3;
+        vals[(size_t)i * COLS + 1] = (i % 700) / 10;
+        vals[(size_t)i * COLS + 2] = (wmx_val)(i % 10) * 1000000007LL;
+    }
+    /* deal the ranks into runs at random, then lay each run out up or down */
+    int k = nruns[_i];
+    int *owner = malloc(ROWS * sizeof *owner), *order = malloc(ROWS * sizeof *order);
+    for (int i = 0; i < ROWS; i++)
+        owner[i] = k == 1 ? 0 : pick(&rng, k);
+    int n = 0;
+    for (int r = 0; r < k; r++) {
+        bool down = _i == 1 || (_i > 1 && pick(&rng, 2));
+        for (int i = 0; i < ROWS; i++) {
+            int rank = down ? ROWS - 1 - i : i;
+            if (owner[rank] == r)
+                order[n++] = rank;
+        }
+    }
+    ck_assert_int_eq(n, ROWS);
+    final_state *rows = malloc((size_t)ROWS * sizeof *rows);
+    for (int i = 0; i < ROWS; i++)
+        rows[i] = (final_state){ &vals[(size_t)order[i] * COLS], order[i] + 1, false };
+    explore_result r;
+    explore_result_init(&r, p, MODEL_SC, ALGO_NAIVE);
+    r.states = rows;
+    r.nstates = r.cap_states = ROWS;
+    explore_finish(&r);
+    check_order(&r, true);
+    for (int i = 0; i < ROWS; i++) {
+        ck_assert(r.states[i].vals == &vals[(size_t)i * COLS]);
+        ck_assert_int_eq(r.states[i].count, i + 1);
+    }
+    free(vals);
+    free(rows);
+    free(owner);
+    free(order);
+    r.states = NULL;
+    r.nstates = 0;
+    explore_result_free(&r);
+    ir_program_free(p);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("explore");
@@ -333,6 +394,7 @@ int main(void)
     tcase_set_timeout(to, 120);
     tcase_add_test(to, state_order);
     tcase_add_loop_test(to, state_order_wide, 0, 2);
+    tcase_add_loop_test(to, state_order_runs, 0, 6);
     suite_add_tcase(s, to);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
