@@ -333,7 +333,9 @@ static int error_order(const void *a, const void *b)
 static void add_state(explore_result *res, const wmx_val *vals, bool sat, long count)
 {
     int n = res->nobserved;
-    if (2 * (res->nstates + 1) > res->state_index_cap)
+    /* filled up to 3/4: probing compares the tags side by side, while every
+     * doubling is fresh memory (readers-18's index was 16 MB at 1/2) */
+    if (4 * ((long)res->nstates + 1) > 3 * (long)res->state_index_cap)
         index_rebuild(res);
     uint64_t h = vals_hash(vals, n);
     uint64_t tag = (h >> 32) << 32;
