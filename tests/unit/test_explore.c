@@ -260,19 +260,27 @@ START_TEST(state_order)
 }
 END_TEST
 
+/* A program of `cols` variables v00, v01, ... and nothing else: the
+ * observed columns of hand-made rows. */
+static wmx_program *columns_program(const char *name, int cols)
+{
+    wmx_program *p = ir_program_new(name, name, "wmx");
+    for (int v = 0; v < cols; v++) {
+        char var[16];
+        snprintf(var, sizeof var, "v%02d", v);
+        ir_add_var(p, var, 1);
+    }
+    return p;
+}
+
 /* explore_finish on hand-made rows: 70 columns of 1, 3 or a few hundred
  * distinct values (extremes and negatives included), so that the keys take
  * several words, or too many (the rows are compared), and each row keeps
  * its count. */
 START_TEST(state_order_wide)
 {
-    wmx_program *p = ir_program_new("wide", "wide", "wmx");
     enum { COLS = 70, ROWS = 20000 };
-    for (int v = 0; v < COLS; v++) {
-        char name[16];
-        snprintf(name, sizeof name, "v%02d", v);
-        ir_add_var(p, name, 1);
-    }
+    wmx_program *p = columns_program("wide", COLS);
     uint64_t rng = 99 + (uint64_t)_i;
     explore_result r;
     explore_result_init(&r, p, MODEL_SC, ALGO_NAIVE);
@@ -327,17 +335,12 @@ END_TEST
  * row must end where its rank says, with its count. */
 START_TEST(state_order_runs)
 {
-    wmx_program *p = ir_program_new("runs", "runs", "wmx");
     enum { COLS = 3, ROWS = 5000 };
-    for (int v = 0; v < COLS; v++) {
-        char name[16];
-        snprintf(name, sizeof name, "v%d", v);
-        ir_add_var(p, name, 1);
-    }
+    wmx_program *p = columns_program("runs", COLS);
     static const int nruns[] = { 1, 1, 2, 3, 6, 200 };
     uint64_t rng = 7 + (uint64_t)_i;
     wmx_val *vals = malloc((size_t)ROWS * COLS * sizeof *vals);
-    /* row i has rank i: (i / 700, -(i % 700) / 10 ... ) kept increasing */
+    /* row i has rank i: (i / 700 - 3, (i % 700) / 10, (i % 10) * 1000000007) */
     for (int i = 0; i < ROWS; i++) {
         vals[(size_t)i * COLS] = i / 700 - 3;
         vals[(size_t)i * COLS + 1] = (i % 700) / 10;
