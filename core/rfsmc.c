@@ -101,6 +101,7 @@ typedef struct decision {
     size_t bused, bcap;    /* in the last block */
     _Atomic bool fixed_offered; /* discover offered the fixed part's writes (see there);
                               * a shared decision's workers read it unlocked */
+    _Atomic bool init_offered; /* the initial value's key (always the same) is queued */
     /* --jobs: a decision on the paths of several workers.  Its fields above
      * `alts` never change; alts, nalts, next, aset and blocks are then
      * guarded by mu, and the fixed part's sources are a copy (fsrc) since
@@ -1089,10 +1090,20 @@ static void offer(rs *r, int di, wmx_eid src)
      * worker is in the decision's key set for all, but the bits are
      * written without the lock */
     settled_set *ss = d->shared ? &d->wsettled[r->wid] : &d->settled;
-    if (src >= 0 && settled(ss, src))
+    if (src < 0) {
+        /* the initial value's key has no cone: one offer is enough, and
+         * skipping the rest keeps the workers off a shared decision's lock
+         * (readers-18 offered it once per trace to every decision) */
+        if (atomic_load_explicit(&d->init_offered, memory_order_acquire))
+            return;
+        offer_key(r, di, make_key(r, d, src));
+        atomic_store_explicit(&d->init_offered, true, memory_order_release);
+        return;
+    }
+    if (settled(ss, src))
         return;
     alt a = make_key(r, d, src);
-    bool fixed = src >= 0 && a.nextra == 0;
+    bool fixed = a.nextra == 0;
     offer_key(r, di, a);
     if (fixed)
         settle(ss, src, r->nthreads);
