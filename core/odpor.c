@@ -202,6 +202,7 @@ struct odpor_state {
     struct odpor_split **split; /* cap + 1: a forced node's record (or NULL) */
     struct odpor_run *run;     /* --jobs: what the workers share (NULL: one worker) */
     team *team;
+    long refused;              /* crowded splits declined in a row (give_away) */
     int forced;                /* prefixes shorter than this take no wakeup sequence
                                 * (their alternatives are units, see give_away) */
     explore_clock *clk;        /* the run's limits, polled inside long analyses */
@@ -211,6 +212,10 @@ struct odpor_state {
 #define SLEEP(s, i) (&(s)->sleep[(size_t)(i) * (size_t)(s)->nthreads])
 
 /* ---- units and forced nodes (--jobs) ---- */
+
+/* checks (one per execution) a crowded split may wait: lastzero-14 with
+ * 1000 ran 1.23 M events, with 10000 one worker's 917496 */
+enum { SPLIT_PATIENCE = 10000 };
 
 /* A forced node j of some worker's path (see give_away), shared by the
  * workers whose units start below it: the threads that are branches there
@@ -1131,6 +1136,31 @@ static void split_free(odpor_split *r)
     free(r);
 }
 
+/* Whether splitting at node j would start a unit with more than one
+ * sleeper.  Each is foreign there (see try_insert), and a unit with
+ * several foreign sleepers meets many executions cut by the sleep set:
+ * lastzero-14 split anywhere ran 1.1-1.5 M events against one worker's
+ * 917503 (units asleep on P0 and P1 ran 87 events a trace where one worker
+ * runs 13, and deeper ones ran tens of thousands of events without one
+ * trace).  Such a split waits (give_away) while the giver's path moves on
+ * and may offer a better node, at most SPLIT_PATIENCE times in a row. */
+static bool crowded_split(odpor_state *s, int j)
+{
+    const sleep_entry *sl = SLEEP(s, j);
+    int c = s->nodes[s->root[j]].child;
+    for (int b = s->nodes[c].sibling; b >= 0; b = s->nodes[b].sibling) {
+        const odpor_event *ev = &s->nodes[b].ev;
+        int n = !conflict(&s->oev[j], ev, s->ifaa);
+        for (int x = 0; x < s->nthreads; x++)
+            n += sl[x].on && !conflict(&sl[x].ev, ev, s->ifaa);
+        for (int e = s->nodes[c].sibling; e != b; e = s->nodes[e].sibling)
+            n += !conflict(&s->nodes[e].ev, ev, s->ifaa);
+        if (n > 1)
+            return true;
+    }
+    return false;
+}
+
 /* Someone waits for work.  The shallowest node j of the path with a
  * pending wakeup branch is forced, and so are the nodes between the last
  * forced one and j: j's pending branches become units E[0..j).q, each with
@@ -1156,6 +1186,12 @@ static void give_away(odpor_state *s)
             j = i;
     if (j < 0)
         return;
+    if (!team_eager(s->team) && s->run->split_at < 0 && s->refused < SPLIT_PATIENCE &&
+        crowded_split(s, j)) {
+        s->refused++;
+        return;
+    }
+    s->refused = 0;
     for (int i = s->forced; i <= j; i++)
         s->split[i] = has_alternative(s, i) ? split_new(s, i) : NULL;
     const sleep_entry *sl = SLEEP(s, j);

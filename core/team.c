@@ -59,6 +59,14 @@ void team_set_eager(team *t)
     pthread_mutex_unlock(&t->mu);
 }
 
+bool team_eager(team *t)
+{
+    pthread_mutex_lock(&t->mu);
+    bool e = t->eager;
+    pthread_mutex_unlock(&t->mu);
+    return e;
+}
+
 static void update_hunger(team *t)
 {
     atomic_store_explicit(&t->hungry, (t->idle > 0 || t->eager) && t->qn == 0 && !t->aborted,

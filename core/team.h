@@ -26,6 +26,7 @@ int team_workers(const team *t);
 /* Tests: busy workers split whenever nothing is queued, waiting or not,
  * so that short runs share work too (WMX_TEST_SPLIT=1, see parallel.c). */
 void team_set_eager(team *t);
+bool team_eager(team *t);
 
 /* Someone waits for work and none is queued: a cheap read. */
 bool team_hungry(team *t);
