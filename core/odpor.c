@@ -202,6 +202,7 @@ struct odpor_state {
     struct odpor_split **split; /* cap + 1: a forced node's record (or NULL) */
     struct odpor_run *run;     /* --jobs: what the workers share (NULL: one worker) */
     team *team;
+    bool patient;              /* crowded splits may wait (not the tests' forced splits) */
     long refused;              /* crowded splits declined in a row (give_away) */
     int forced;                /* prefixes shorter than this take no wakeup sequence
                                 * (their alternatives are units, see give_away) */
@@ -1186,8 +1187,7 @@ static void give_away(odpor_state *s)
             j = i;
     if (j < 0)
         return;
-    if (!team_eager(s->team) && s->run->split_at < 0 && s->refused < SPLIT_PATIENCE &&
-        crowded_split(s, j)) {
+    if (s->patient && s->refused < SPLIT_PATIENCE && crowded_split(s, j)) {
         s->refused++;
         return;
     }
@@ -1468,6 +1468,7 @@ static void odpor_work(explore_worker *w)
     state_init(&st, w->prog, m, &w->opts, NULL, &w->res, &clk);
     st.run = w->ctx;
     st.team = w->team;
+    st.patient = !team_eager(w->team) && st.run->split_at < 0;
     odpor_unit *u = NULL;
     for (bool first = w->id == 0; first || (u = team_take(w->team)) != NULL; first = false) {
         bool ok = load_unit(&st, u) && run_unit(&st);
