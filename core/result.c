@@ -207,8 +207,7 @@ static void index_rebuild(explore_result *res)
 {
     int cap = res->state_index_cap ? res->state_index_cap * 2 : 64;
     free(res->state_index);
-    res->state_index = wmx_calloc((size_t)cap, sizeof *res->state_index);
-    wmx_advise_huge(res->state_index, (size_t)cap * sizeof *res->state_index);
+    res->state_index = wmx_table_calloc((size_t)cap, sizeof *res->state_index);
     res->state_index_cap = cap;
     for (int s = 0; s < res->nstates; s++) {
         uint64_t h = vals_hash(res->states[s].vals, res->nobserved);
@@ -351,8 +350,8 @@ static void add_state(explore_result *res, const wmx_val *vals, bool sat, long c
     }
     if (res->nstates == res->cap_states) {
         res->cap_states = res->cap_states ? 2 * res->cap_states : 16;
-        res->states = wmx_realloc(res->states, (size_t)res->cap_states * sizeof *res->states);
-        wmx_advise_huge(res->states, (size_t)res->cap_states * sizeof *res->states);
+        res->states = wmx_table_grow(res->states, (size_t)res->nstates * sizeof *res->states,
+                                     (size_t)res->cap_states * sizeof *res->states);
     }
     final_state *s = &res->states[res->nstates];
     res->states_sorted = false;
@@ -475,8 +474,8 @@ static void merge_states(explore_result *dst, explore_result *src)
          * in the serial end of the run */
         int nd = dst->nstates, ns = src->nstates, total = nd + ns;
         if (dst->cap_states < total) {
-            dst->states = wmx_realloc(dst->states, (size_t)total * sizeof *dst->states);
-            wmx_advise_huge(dst->states, (size_t)total * sizeof *dst->states);
+            dst->states = wmx_table_grow(dst->states, (size_t)nd * sizeof *dst->states,
+                                         (size_t)total * sizeof *dst->states);
             dst->cap_states = total;
         }
         final_state *a = dst->states;

@@ -37,28 +37,45 @@ void *wmx_realloc(void *p, size_t n)
     return q ? q : oom(n);
 }
 
-void *wmx_huge_block(void)
+static void *huge_table(size_t n)
 {
-    void *p = aligned_alloc(WMX_HUGE_BLOCK, WMX_HUGE_BLOCK);
+    size_t whole = (n + WMX_HUGE_BLOCK - 1) & ~(size_t)(WMX_HUGE_BLOCK - 1);
+    void *p = aligned_alloc(WMX_HUGE_BLOCK, whole);
     if (!p)
-        return oom(WMX_HUGE_BLOCK);
+        return oom(whole);
 #ifdef MADV_HUGEPAGE
-    madvise(p, WMX_HUGE_BLOCK, MADV_HUGEPAGE);  /* advice: failure is harmless */
+    madvise(p, whole, MADV_HUGEPAGE);  /* advice: failure is harmless */
 #endif
     return p;
 }
 
-void wmx_advise_huge(void *p, size_t n)
+void *wmx_huge_block(void)
 {
-#ifdef MADV_HUGEPAGE
-    uintptr_t lo = ((uintptr_t)p + WMX_HUGE_BLOCK - 1) & ~(uintptr_t)(WMX_HUGE_BLOCK - 1);
-    uintptr_t hi = ((uintptr_t)p + n) & ~(uintptr_t)(WMX_HUGE_BLOCK - 1);
-    if (hi > lo)
-        madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)n;
-#endif
+    return huge_table(WMX_HUGE_BLOCK);
+}
+
+void *wmx_table_calloc(size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        return oom(SIZE_MAX);
+    size_t n = count * size;
+    if (n < WMX_HUGE_BLOCK / 2)
+        return wmx_calloc(count, size);
+    void *p = huge_table(n);
+    memset(p, 0, n);
+    return p;
+}
+
+void *wmx_table_grow(void *p, size_t old, size_t n)
+{
+    if (n < WMX_HUGE_BLOCK / 2)
+        return wmx_realloc(p, n);
+    void *q = huge_table(n);
+    if (p) {
+        memcpy(q, p, old < n ? old : n);
+        free(p);
+    }
+    return q;
 }
 
 char *wmx_strdup(const char *s)

@@ -18,10 +18,14 @@ void *wmx_realloc(void *p, size_t n);
  * on a virtual machine. */
 enum { WMX_HUGE_BLOCK = 2 << 20 };
 void *wmx_huge_block(void);
-/* Asks for huge pages under the whole 2 MiB-aligned stretches of [p, p+n)
- * (advice only): for a big table grown by realloc or calloc, before its
- * fresh pages are first touched. */
-void wmx_advise_huge(void *p, size_t n);
+/* A table of count*size zeroed bytes, and one grown from old to n bytes
+ * (the rest unset).  From half a huge block up, the table is rounded to
+ * whole huge blocks and aligned to them, so its pages fault in 2 MiB at a
+ * time: malloc's big blocks are page- but not huge-aligned, and under a
+ * virtual machine every 4 KiB fault (and the unmapping of the old table)
+ * costs both workers of --jobs 2.  Freed with free(). */
+void *wmx_table_calloc(size_t count, size_t size);
+void *wmx_table_grow(void *p, size_t old, size_t n);
 char *wmx_strdup(const char *s);
 char *wmx_strndup(const char *s, size_t n);
 /* printf into a fresh string owned by the caller */
