@@ -312,7 +312,8 @@ static int node_new(odpor_state *s, int thread, const odpor_event *ev)
     } else {
         if (s->nnodes == s->cap_nodes) {
             s->cap_nodes = s->cap_nodes ? 2 * s->cap_nodes : 256;
-            s->nodes = wmx_realloc(s->nodes, (size_t)s->cap_nodes * sizeof *s->nodes);
+            s->nodes = wmx_table_grow(s->nodes, (size_t)s->nnodes * sizeof *s->nodes,
+                                      (size_t)s->cap_nodes * sizeof *s->nodes);
         }
         n = s->nnodes++;
     }

@@ -585,11 +585,22 @@ static void sort_rows(final_state *a, int n, const row_order *o)
         from = to;
         to = t;
     }
-    final_state *out = wmx_malloc((size_t)n * sizeof *out);
-    for (int i = 0; i < n; i++)
-        out[i] = a[from[i]];
-    memcpy(a, out, (size_t)n * sizeof *a);
-    free(out);
+    /* a[i] = a[from[i]] for all i, cycle by cycle in place: a second
+     * array of rows was megabytes of fresh pages (-1 marks a row done) */
+    for (int i = 0; i < n; i++) {
+        if (from[i] < 0)
+            continue;
+        final_state first = a[i];
+        int j = i;
+        while (from[j] != i) {
+            int k = from[j];
+            a[j] = a[k];
+            from[j] = -1;
+            j = k;
+        }
+        a[j] = first;
+        from[j] = -1;
+    }
     free(idx);
     free(tmp);
 }
@@ -775,7 +786,7 @@ static void sort_states(final_state *a, int n, int nobs)
     }
     int words = (total + 63) / 64;
     if (words <= MAX_KEY_WORDS) {
-        uint64_t *keys = wmx_calloc((size_t)n * (size_t)(words ? words : 1), sizeof *keys);
+        uint64_t *keys = wmx_table_calloc((size_t)n * (size_t)(words ? words : 1), sizeof *keys);
         for (int i = 0; i < n; i++) {
             uint64_t *key = keys + (size_t)i * (size_t)words;
             int pos = 0;

@@ -43,8 +43,10 @@ static int node_new(thread_memo *tm, int t)
     memo_thread *mt = &tm->th[t];
     if (mt->n == mt->cap) {
         mt->cap = mt->cap ? 2 * mt->cap : 64;
-        mt->nodes = wmx_realloc(mt->nodes, (size_t)mt->cap * sizeof *mt->nodes);
-        mt->saved = wmx_realloc(mt->saved, (size_t)mt->cap * (mt->size ? mt->size : 1));
+        size_t each = mt->size ? mt->size : 1;
+        mt->nodes = wmx_table_grow(mt->nodes, (size_t)mt->n * sizeof *mt->nodes,
+                                   (size_t)mt->cap * sizeof *mt->nodes);
+        mt->saved = wmx_table_grow(mt->saved, (size_t)mt->n * each, (size_t)mt->cap * each);
     }
     tm->used += sizeof *mt->nodes + mt->size;
     thread_memo_node *nd = &mt->nodes[mt->n];
