@@ -199,6 +199,7 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
     X(LLVMIsDeclaration) \
     X(LLVMIsGlobalConstant) \
     X(LLVMIsNull) \
+    X(LLVMIsThreadLocal) \
     X(LLVMIsUndef) \
     X(LLVMOffsetOfElement) \
     X(LLVMParseIRInContext) \
@@ -362,6 +363,7 @@ typedef struct cobj {
     int written;          /* an emitted instruction writes it */
     int assumed;          /* a load was folded on the guess that none will */
     int thread_writes;    /* a function other than main may write it by name */
+    LLVMValueRef tls;     /* a _Thread_local global: main's copy (see tls_copy) */
 } cobj;
 
 /* Per function: blocks, values, loops. */
@@ -467,6 +469,8 @@ typedef struct cfront {
     int shared_folds;     /* loads of shared memory folded outside the prelude */
     struct { int obj, off; wmx_val count; } *barriers;  /* pthread_barrier_init's N */
     int nbarriers, capbarriers;
+    struct { int obj, thread, copy; } *tls_copies;
+    int ntls_copies;
 } cfront;
 
 /* Main before its first pthread_create runs alone, so memory holds exactly
@@ -1302,6 +1306,31 @@ static void emit_block_forever(cfront *c, const char *why, bool bound_cut)
 
 static cval gep_apply(cfront *c, cval base, LLVMTypeRef srcty, LLVMValueRef g, unsigned first, unsigned nidx);
 
+/* The current thread's copy of thread-local global o (main uses o itself).
+ * A copy starts from the initializer, not from what main's prelude stored,
+ * and lives at translation time until its address escapes or the thread
+ * forks, like a local. */
+static int tls_copy(cfront *c, int o)
+{
+    for (int i = 0; i < c->ntls_copies; i++)
+        if (c->tls_copies[i].obj == o && c->tls_copies[i].thread == c->cur)
+            return c->tls_copies[i].copy;
+    LLVMValueRef g = c->objs[o].tls;
+    char name[160];
+    snprintf(name, sizeof name, "%s.%s", c->p->threads[c->t].name, c->objs[o].name);
+    int k = obj_new(c, name, c->objs[o].ncells);
+    cobj *ob = &c->objs[k];
+    ob->type = c->objs[o].type;
+    ob->frozen = c->objs[o].frozen;
+    int off = 0;
+    const_fill(c, p_LLVMIsDeclaration(g) ? NULL : p_LLVMGetInitializer(g), ob->type, c->objs[k].cells, &off);
+    c->tls_copies = wmx_realloc(c->tls_copies, (size_t)(c->ntls_copies + 1) * sizeof *c->tls_copies);
+    c->tls_copies[c->ntls_copies].obj = o;
+    c->tls_copies[c->ntls_copies].thread = c->cur;
+    c->tls_copies[c->ntls_copies++].copy = k;
+    return k;
+}
+
 static cval const_val(cfront *c, LLVMValueRef v)
 {
     if (p_LLVMIsAConstantInt(v)) {
@@ -1320,6 +1349,8 @@ static cval const_val(cfront *c, LLVMValueRef v)
             fail(c, NULL, "unsupported: the global '%s'", vname(v));
             return cv_const(0);
         }
+        if (c->objs[o].tls && c->cur != 0)
+            o = tls_copy(c, o);
         cval r = { .kind = CV_PTR, .obj = o, .off = 0, .offx = -1 };
         return r;
     }
@@ -3268,6 +3299,8 @@ static void add_globals(cfront *c)
         int off = 0;
         LLVMValueRef init = p_LLVMIsDeclaration(g) ? NULL : p_LLVMGetInitializer(g);
         const_fill(c, init, t, c->objs[o].cells, &off);
+        if (p_LLVMIsThreadLocal(g))
+            c->objs[o].tls = g;
         if (handle_global(c->mod, g))
             c->objs[o].handle = 1;
         else {
@@ -3390,6 +3423,9 @@ static void free_translation(cfront *c)
     free(c->barriers);
     c->barriers = NULL;
     c->nbarriers = c->capbarriers = 0;
+    free(c->tls_copies);
+    c->tls_copies = NULL;
+    c->ntls_copies = 0;
     c->prelude_over = c->prelude_objs = c->wild_write = 0;
     c->cur = c->t = c->forked = c->visible = 0;
 }

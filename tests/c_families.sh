@@ -154,6 +154,12 @@ for n in 2 3; do
         || bad "barrier-cas N=$n: rc=$rc $(counts "$tmp/c"), want $want complete executions and no failed assert"
 done
 
+# thread-local globals: one copy a thread, from the initializer (its asserts
+# fail on one shared copy); 9 executions, 4 with seen = 0 and 5 with seen = 1
+"$WMX" explore "$root/tests/c/features/thread-local.c" --model sc --algo odpor --json > "$tmp/c"; rc=$?
+[ "$rc" = 0 ] && [ "$(counts "$tmp/c")" = "9 0" ] && grep -q '"errors": \[\]' "$tmp/c" \
+    || bad "thread-local.c: rc=$rc $(counts "$tmp/c"), want 9 0 and no failed assert"
+
 # a spin loop of two compare-exchanges joined by &&: 4 complete executions
 "$WMX" explore "$root/tests/c/features/cas-two-spin.c" --model sc --algo odpor --json > "$tmp/c"
 [ "$(counts "$tmp/c" | cut -d' ' -f1)" = 4 ] || bad "cas-two-spin: $(counts "$tmp/c"), want 4 complete executions"
