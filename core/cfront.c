@@ -2757,8 +2757,9 @@ static void do_rmw(cfront *c, LLVMValueRef in, int cmpxchg)
     }
     x.dst = reg_for(c, in);
     emit(c, &x, NULL);
-    if (w < 64 && op != LLVMAtomicRMWBinOpXchg) {
-        /* memory keeps the 64-bit sum; the C value wraps at w bits */
+    if (w < 64 && op != LLVMAtomicRMWBinOpXchg && p_LLVMGetFirstUse(in)) {
+        /* memory keeps the 64-bit sum; the C value wraps at w bits (an
+         * unused result gets no let: --ifaa looks for faa nothing reads) */
         define(c, in, e_norm(c, ir_reg(c->p, x.dst), w));
     } else {
         set_val(c, in, cv_reg(x.dst));

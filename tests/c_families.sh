@@ -160,6 +160,29 @@ done
 [ "$rc" = 0 ] && [ "$(counts "$tmp/c")" = "9 0" ] && grep -q '"errors": \[\]' "$tmp/c" \
     || bad "thread-local.c: rc=$rc $(counts "$tmp/c"), want 9 0 and no failed assert"
 
+# --ifaa on C: a fetch_add whose result is unused commutes with the others
+# (Nidhugg's await_vs_indep_inc: 2 complete executions with it, 10 without)
+cat > "$tmp/ifaa.c" <<'EOC'
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+atomic_int x;
+static void *p(void *arg) { atomic_fetch_add(&x, (int)(intptr_t)arg); return arg; }
+int main(void) {
+  pthread_t t[4];
+  pthread_create(t + 0, 0, p, (void *)(intptr_t)2);
+  pthread_create(t + 1, 0, p, (void *)(intptr_t)4);
+  pthread_create(t + 2, 0, p, (void *)(intptr_t)3);
+  pthread_create(t + 3, 0, p, (void *)(intptr_t)1);
+  while (x != 7) ;
+  return 0;
+}
+EOC
+"$WMX" explore "$tmp/ifaa.c" --model sc --algo odpor --ifaa --json > "$tmp/c"
+[ "$(counts "$tmp/c")" = "2 14" ] || bad "--ifaa on C fetch_add: $(counts "$tmp/c"), want 2 14"
+"$WMX" explore "$tmp/ifaa.c" --model sc --algo odpor --json > "$tmp/c"
+[ "$(counts "$tmp/c" | cut -d' ' -f1)" = 10 ] || bad "C fetch_add without --ifaa: $(counts "$tmp/c"), want 10 complete"
+
 # a spin loop of two compare-exchanges joined by &&: 4 complete executions
 "$WMX" explore "$root/tests/c/features/cas-two-spin.c" --model sc --algo odpor --json > "$tmp/c"
 [ "$(counts "$tmp/c" | cut -d' ' -f1)" = 4 ] || bad "cas-two-spin: $(counts "$tmp/c"), want 4 complete executions"
