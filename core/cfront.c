@@ -194,6 +194,7 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
     X(LLVMIsAConstantPointerNull) \
     X(LLVMIsAFunction) \
     X(LLVMIsAGlobalVariable) \
+    X(LLVMIsAInlineAsm) \
     X(LLVMIsAInstruction) \
     X(LLVMIsConditional) \
     X(LLVMIsDeclaration) \
@@ -2015,9 +2016,74 @@ static void do_memory_call(cfront *c, LLVMValueRef in, int is_set)
     free(vals);
 }
 
+/* Inline assembly that only orders memory: the x86 the models stand for.
+ * mfence and a lock-prefixed instruction on the stack (the
+ * "lock; addl $0,0(%rsp)" idiom) are a full fence; an empty asm (a compiler barrier), nop, pause, lfence
+ * and sfence order nothing that x86-TSO does not already order.  Anything
+ * else would need an x86 interpreter: refused by name. */
+static void do_inline_asm(cfront *c, LLVMValueRef in)
+{
+    char *txt = p_LLVMPrintValueToString(in);
+    const char *q = strstr(txt, " asm ");
+    q = q ? strchr(q, '"') : NULL;
+    char code[200];
+    size_t n = 0;
+    for (q = q ? q + 1 : NULL; q && *q && *q != '"' && n + 1 < sizeof code; q++) {
+        if (q[0] == '\\' && q[1] && q[2]) {      /* \XX: a byte in hex */
+            char hex[3] = { q[1], q[2], 0 };
+            code[n++] = (char)strtol(hex, NULL, 16);
+            q += 2;
+        } else {
+            code[n++] = *q >= 'A' && *q <= 'Z' ? (char)(*q - 'A' + 'a') : *q;
+        }
+    }
+    code[n] = '\0';
+    int returns = p_LLVMGetTypeKind(p_LLVMTypeOf(in)) != LLVMVoidTypeKind;
+    p_LLVMDisposeMessage(txt);
+    int fence = 0, ok = !returns, locked = 0;
+    for (char *save = NULL, *ins = strtok_r(code, ";\n", &save); ins && ok; ins = strtok_r(NULL, ";\n", &save)) {
+        while (*ins == ' ' || *ins == '\t')
+            ins++;
+        size_t k = strlen(ins);
+        while (k > 0 && (ins[k - 1] == ' ' || ins[k - 1] == '\t'))
+            ins[--k] = '\0';
+        if (strcmp(ins, "lock") == 0) {           /* "lock; addl ...": the prefix alone */
+            locked = 1;
+            continue;
+        }
+        if (strncmp(ins, "lock ", 5) == 0) {
+            locked = 1;
+            ins += 5;
+        }
+        if (locked) {
+            /* a locked instruction on the stack only: a full fence */
+            ok = strstr(ins, "sp)") != NULL;
+            fence = 1;
+            locked = 0;
+        } else if (strcmp(ins, "mfence") == 0)
+            fence = 1;
+        else if (!(k == 0 || strcmp(ins, "nop") == 0 || strcmp(ins, "pause") == 0 || strcmp(ins, "rep") == 0 ||
+                   strcmp(ins, "lfence") == 0 || strcmp(ins, "sfence") == 0))
+            ok = 0;
+    }
+    if (!ok) {
+        fail(c, in, "unsupported: inline assembly other than a fence (mfence, a lock-prefixed instruction on the stack) "
+                    "or a compiler barrier (asm volatile(\"\" ::: \"memory\"))");
+        return;
+    }
+    if (fence) {
+        ir_instr fi = ir_instr_init(I_FENCE, (wmx_srcloc){ 0, 0 });
+        emit(c, &fi, NULL);
+    }
+}
+
 static void do_call(cfront *c, LLVMValueRef in)
 {
     LLVMValueRef f = called_fn(in);
+    if (!f && p_LLVMIsAInlineAsm(p_LLVMGetCalledValue(in))) {
+        do_inline_asm(c, in);
+        return;
+    }
     if (!f) {
         fail(c, in, "unsupported: a call through a function pointer");
         return;

@@ -183,6 +183,30 @@ EOC
 "$WMX" explore "$tmp/ifaa.c" --model sc --algo odpor --json > "$tmp/c"
 [ "$(counts "$tmp/c" | cut -d' ' -f1)" = 10 ] || bad "C fetch_add without --ifaa: $(counts "$tmp/c"), want 10 complete"
 
+# inline assembly: mfence and "lock; addl $0,0(%rsp)" are fences (store
+# buffering forbidden under tso), an empty asm is only a compiler barrier
+# (allowed), and other assembly is refused with exit 2
+# asm_sb A1 A2: store buffering with asm A1 in one thread and A2 in the other
+asm_sb() {
+    cat > "$tmp/asm.c" <<EOC
+#include <pthread.h>
+int x, y, a, b;
+void *p(void *u) { (void)u; x = 1; __asm__ __volatile__("$1" ::: "memory"); a = y; return 0; }
+void *q(void *u) { (void)u; y = 1; __asm__ __volatile__("$2" ::: "memory"); b = x; return 0; }
+int main(void) { pthread_t s, t; pthread_create(&s, 0, p, 0); pthread_create(&t, 0, q, 0);
+  pthread_join(s, 0); pthread_join(t, 0); return 0; }
+EOC
+    "$WMX" explore "$tmp/asm.c" --model tso --algo rfsmc --json > "$tmp/c" 2> "$tmp/e"; rc=$?
+    nstates=$(grep -o '"states": \[[^]]*\]' "$tmp/c" | grep -o '{' | wc -l)
+}
+asm_sb mfence 'lock; addl $0,0(%%rsp)'
+[ "$rc" = 0 ] && [ "$nstates" = 3 ] || bad "asm mfence / lock addl under tso: rc=$rc $nstates states, want 3"
+asm_sb mfence ''
+[ "$rc" = 0 ] && [ "$nstates" = 4 ] || bad "asm mfence / empty asm under tso: rc=$rc $nstates states, want 4"
+asm_sb rdtsc ''
+[ "$rc" = 2 ] && grep -q 'asm.c:3:[0-9]*: unsupported: inline assembly' "$tmp/e" \
+    || bad "asm(\"rdtsc\"): rc=$rc $(cat "$tmp/e"), want exit 2 and file:line:col: unsupported: inline assembly"
+
 # a spin loop of two compare-exchanges joined by &&: 4 complete executions
 "$WMX" explore "$root/tests/c/features/cas-two-spin.c" --model sc --algo odpor --json > "$tmp/c"
 [ "$(counts "$tmp/c" | cut -d' ' -f1)" = 4 ] || bad "cas-two-spin: $(counts "$tmp/c"), want 4 complete executions"
