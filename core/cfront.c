@@ -2097,7 +2097,7 @@ static void do_call(cfront *c, LLVMValueRef in)
         strcmp(n, "fflush") == 0 || strcmp(n, "pthread_yield") == 0 || strcmp(n, "sched_yield") == 0 ||
         strcmp(n, "mtx_init") == 0 || strcmp(n, "mtx_destroy") == 0 || strcmp(n, "thrd_yield") == 0 ||
         strcmp(n, "pthread_barrier_destroy") == 0 || strcmp(n, "__VERIFIER_spin_start") == 0 ||
-        strcmp(n, "__VERIFIER_spin_end") == 0) {
+        strcmp(n, "__VERIFIER_spin_end") == 0 || strcmp(n, "__VERIFIER_loop_begin") == 0) {
         set_val(c, in, cv_const(0));
         return;
     }

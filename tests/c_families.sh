@@ -207,6 +207,46 @@ asm_sb rdtsc ''
 [ "$rc" = 2 ] && grep -q 'asm.c:3:[0-9]*: unsupported: inline assembly' "$tmp/e" \
     || bad "asm(\"rdtsc\"): rc=$rc $(cat "$tmp/e"), want exit 2 and file:line:col: unsupported: inline assembly"
 
+# GenMC's hazard-pointer and CAS annotations (wmx's genmc.h): a push and a
+# pop of a Treiber stack written with them: 2 executions, pop finds 1 or 0
+cat > "$tmp/hp.c" <<'EOC'
+#include <genmc.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+struct node { int v; struct node *next; };
+_Atomic(struct node *) top;
+int got = -1;
+void *push(void *a) {
+  (void)a;
+  struct node *n = malloc(sizeof *n);
+  n->v = 1;
+  __VERIFIER_hp_t *hp = __VERIFIER_hp_alloc();
+  for (;;) {
+    struct node *t = __VERIFIER_hp_protect(hp, &top);
+    n->next = t;
+    if (__VERIFIER_final_CAS(atomic_compare_exchange_strong(&top, &t, n)))
+      break;
+  }
+  __VERIFIER_hp_free(hp);
+  return 0;
+}
+void *pop(void *a) {
+  (void)a;
+  __VERIFIER_hp_t *hp = __VERIFIER_hp_alloc();
+  struct node *t = __VERIFIER_hp_protect(hp, &top);
+  if (!t) { got = 0; return 0; }
+  __VERIFIER_helped_CAS(atomic_compare_exchange_strong(&top, &t, t->next););
+  got = t->v;
+  __VERIFIER_hp_retire(t);
+  return 0;
+}
+int main(void) { pthread_t a, b; pthread_create(&a, 0, push, 0); pthread_create(&b, 0, pop, 0); return 0; }
+EOC
+"$WMX" explore "$tmp/hp.c" --model sc --algo odpor --json > "$tmp/c" 2> "$tmp/e"; rc=$?
+[ "$rc" = 0 ] && [ "$(counts "$tmp/c")" = "2 0" ] && grep -q '"got": 0}' "$tmp/c" && grep -q '"got": 1}' "$tmp/c" \
+    || bad "genmc.h hazard pointers: rc=$rc $(cat "$tmp/e") $(counts "$tmp/c"), want 2 0 with got = 0 and got = 1"
+
 # a spin loop of two compare-exchanges joined by &&: 4 complete executions
 "$WMX" explore "$root/tests/c/features/cas-two-spin.c" --model sc --algo odpor --json > "$tmp/c"
 [ "$(counts "$tmp/c" | cut -d' ' -f1)" = 4 ] || bad "cas-two-spin: $(counts "$tmp/c"), want 4 complete executions"
