@@ -381,6 +381,8 @@ typedef struct finfo {
     unsigned char *inloop;/* [nheaders * nblocks]: block in header's loop */
     unsigned char *back;  /* [nblocks * nblocks]: edge is a back edge */
     unsigned char *spin;  /* [nheaders]: a loop without effects (spin-assume) */
+    unsigned char *zne;   /* [nheaders]: a loop whose only writes are exchanges
+                           * (see note_rmw_effect) */
     unsigned char *live;  /* [nblocks * nvals]: live at the block's entry
                              (its phis included: they are set on the edge) */
     int sink;             /* -1 unknown, 0 no, 1 the function always fails */
@@ -392,6 +394,8 @@ typedef struct finst {
     cval *env;            /* [fi->nvals] */
     int *regs;            /* [fi->nvals] register per value, -1 none */
     int *allocas;         /* [fi->nvals] object per alloca, -1 none */
+    int *eff;             /* [fi->nheaders] per zne loop: a register, "this
+                           * iteration changed memory", -1 none yet */
 } finst;
 
 typedef struct frame {
@@ -938,6 +942,116 @@ static int value_if_success(LLVMValueRef v, LLVMValueRef cas, long *out, int dep
  * its success bit are taken the success way.  A failed cmpxchg only reads,
  * so such a loop still waits like a loop of loads (GenMC treats CAS loops
  * the same way). */
+/* Inline assembly that only orders memory: the x86 the models stand for.
+ * mfence and a lock-prefixed instruction on the stack (the
+ * "lock; addl $0,0(%rsp)" idiom) are a full fence; an empty asm (a compiler barrier), nop, pause, lfence
+ * and sfence order nothing that x86-TSO does not already order.  Anything
+ * else would need an x86 interpreter: refused by name. */
+enum { ASM_UNSUPPORTED = -1, ASM_NOTHING = 0, ASM_FENCE = 1 };
+
+static int asm_kind(LLVMValueRef in)
+{
+    char *txt = p_LLVMPrintValueToString(in);
+    const char *q = strstr(txt, " asm ");
+    q = q ? strchr(q, '"') : NULL;
+    char code[200];
+    size_t n = 0;
+    for (q = q ? q + 1 : NULL; q && *q && *q != '"' && n + 1 < sizeof code; q++) {
+        if (q[0] == '\\' && q[1] && q[2]) {      /* \XX: a byte in hex */
+            char hex[3] = { q[1], q[2], 0 };
+            code[n++] = (char)strtol(hex, NULL, 16);
+            q += 2;
+        } else {
+            code[n++] = *q >= 'A' && *q <= 'Z' ? (char)(*q - 'A' + 'a') : *q;
+        }
+    }
+    code[n] = '\0';
+    int returns = p_LLVMGetTypeKind(p_LLVMTypeOf(in)) != LLVMVoidTypeKind;
+    p_LLVMDisposeMessage(txt);
+    int fence = 0, ok = !returns, locked = 0;
+    for (char *save = NULL, *ins = strtok_r(code, ";\n", &save); ins && ok; ins = strtok_r(NULL, ";\n", &save)) {
+        while (*ins == ' ' || *ins == '\t')
+            ins++;
+        size_t k = strlen(ins);
+        while (k > 0 && (ins[k - 1] == ' ' || ins[k - 1] == '\t'))
+            ins[--k] = '\0';
+        if (strcmp(ins, "lock") == 0) {           /* "lock; addl ...": the prefix alone */
+            locked = 1;
+            continue;
+        }
+        if (strncmp(ins, "lock ", 5) == 0) {
+            locked = 1;
+            ins += 5;
+        }
+        if (locked) {
+            /* a locked instruction on the stack only: a full fence */
+            ok = strstr(ins, "sp)") != NULL;
+            fence = 1;
+            locked = 0;
+        } else if (strcmp(ins, "mfence") == 0)
+            fence = 1;
+        else if (!(k == 0 || strcmp(ins, "nop") == 0 || strcmp(ins, "pause") == 0 || strcmp(ins, "rep") == 0 ||
+                   strcmp(ins, "lfence") == 0 || strcmp(ins, "sfence") == 0))
+            ok = 0;
+    }
+    return !ok ? ASM_UNSUPPORTED : fence ? ASM_FENCE : ASM_NOTHING;
+}
+
+/* What a call may do to memory, for the spin-loop rules: EFFECT_NONE (it
+ * only reads and computes, like GenMC's "clean" functions), EFFECT_RMW (its
+ * only writes are exchanges and compare-exchanges, which may leave memory
+ * as it was), EFFECT_ANY otherwise. */
+enum { EFFECT_NONE, EFFECT_RMW, EFFECT_ANY };
+
+static int fn_effects(LLVMValueRef fn, int depth);
+
+static int call_effects(LLVMValueRef call, int depth)
+{
+    LLVMValueRef g = p_LLVMGetCalledValue(call);
+    if (g && p_LLVMIsAInlineAsm(g))
+        return asm_kind(call) == ASM_NOTHING ? EFFECT_NONE : EFFECT_ANY;
+    while (g && p_LLVMIsAConstantExpr(g) && p_LLVMGetConstOpcode(g) == LLVMBitCast)
+        g = p_LLVMGetOperand(g, 0);
+    if (!g || !p_LLVMIsAFunction(g))
+        return EFFECT_ANY;
+    const char *gn = vname(g);
+    if (strncmp(gn, "llvm.dbg.", 9) == 0 || strncmp(gn, "llvm.lifetime.", 14) == 0 ||
+        strcmp(gn, "__VERIFIER_spin_start") == 0 || strcmp(gn, "__VERIFIER_spin_end") == 0 ||
+        strcmp(gn, "__VERIFIER_loop_begin") == 0)
+        return EFFECT_NONE;
+    if (p_LLVMIsDeclaration(g) || depth > 8)
+        return EFFECT_ANY;
+    return fn_effects(g, depth + 1);
+}
+
+static int fn_effects(LLVMValueRef fn, int depth)
+{
+    int e = EFFECT_NONE;
+    for (LLVMBasicBlockRef bb = p_LLVMGetFirstBasicBlock(fn); bb && e != EFFECT_ANY; bb = p_LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef x = p_LLVMGetFirstInstruction(bb); x && e != EFFECT_ANY; x = p_LLVMGetNextInstruction(x)) {
+            int xe = EFFECT_NONE;
+            switch (p_LLVMGetInstructionOpcode(x)) {
+            case LLVMStore: case LLVMFence: case LLVMAlloca:
+                xe = EFFECT_ANY;
+                break;
+            case LLVMAtomicRMW:
+                xe = p_LLVMGetAtomicRMWBinOp(x) == LLVMAtomicRMWBinOpXchg ? EFFECT_RMW : EFFECT_ANY;
+                break;
+            case LLVMAtomicCmpXchg:
+                xe = EFFECT_RMW;
+                break;
+            case LLVMCall:
+                xe = call_effects(x, depth);
+                break;
+            default:
+                break;
+            }
+            if (xe > e)
+                e = xe;
+        }
+    return e;
+}
+
 static int cas_leaves_on_success(finfo *f, int k, int header, LLVMValueRef cas)
 {
     int n = f->nblocks;
@@ -1144,31 +1258,38 @@ static finfo *func_info(cfront *c, LLVMValueRef fn)
      * spin-assume, its back edge becomes assume(false): the execution that
      * waits is blocked, the one that leaves is explored. */
     f->spin = wmx_calloc((size_t)(f->nheaders ? f->nheaders : 1), 1);
+    f->zne = wmx_calloc((size_t)(f->nheaders ? f->nheaders : 1), 1);
     for (int h = 0; h < n; h++) {
         if (f->header_of[h] < 0)
             continue;
-        int k = f->header_of[h], pure = 1;
+        int k = f->header_of[h], pure = 1, zne = 1;
         unsigned char *in = f->inloop + (size_t)k * (size_t)n;
-        for (int b = 0; b < n && pure; b++) {
+        for (int b = 0; b < n && zne; b++) {
             if (!in[b])
                 continue;
-            for (LLVMValueRef x = p_LLVMGetFirstInstruction(f->blocks[b]); x && pure; x = p_LLVMGetNextInstruction(x)) {
+            for (LLVMValueRef x = p_LLVMGetFirstInstruction(f->blocks[b]); x && zne; x = p_LLVMGetNextInstruction(x)) {
                 switch (p_LLVMGetInstructionOpcode(x)) {
-                case LLVMStore: case LLVMAtomicRMW: case LLVMFence: case LLVMAlloca:
+                case LLVMStore: case LLVMFence: case LLVMAlloca:
+                    pure = zne = 0;
+                    break;
+                case LLVMAtomicRMW:
                     pure = 0;
+                    zne = p_LLVMGetAtomicRMWBinOp(x) == LLVMAtomicRMWBinOpXchg;
                     break;
                 case LLVMAtomicCmpXchg:
-                    pure = cas_leaves_on_success(f, k, h, x);
+                    if (!cas_leaves_on_success(f, k, h, x))
+                        pure = 0;
                     break;
                 case LLVMPHI:
                     if (b == h)
-                        pure = 0;
+                        pure = zne = 0;
                     break;
                 case LLVMCall: {
-                    LLVMValueRef g = p_LLVMGetCalledValue(x);
-                    const char *gn = g && p_LLVMIsAFunction(g) ? vname(g) : "";
-                    if (strncmp(gn, "llvm.dbg.", 9) != 0)
+                    int e = call_effects(x, 0);
+                    if (e != EFFECT_NONE)
                         pure = 0;
+                    if (e == EFFECT_ANY)
+                        zne = 0;
                     break;
                 }
                 default:
@@ -1177,6 +1298,7 @@ static finfo *func_info(cfront *c, LLVMValueRef fn)
             }
         }
         f->spin[k] = (unsigned char)pure;
+        f->zne[k] = (unsigned char)(zne && !pure);
     }
     for (int b = 0; b < n; b++)
         free(pred[b]);
@@ -1198,6 +1320,7 @@ static void finfo_free(finfo *f)
     free(f->inloop);
     free(f->back);
     free(f->spin);
+    free(f->zne);
     free(f->live);
 }
 
@@ -1212,6 +1335,9 @@ static int inst_new(cfront *c, finfo *fi)
     x->allocas = wmx_malloc(n * sizeof *x->allocas);
     for (size_t i = 0; i < n; i++)
         x->regs[i] = x->allocas[i] = -1;
+    x->eff = wmx_malloc((size_t)(fi->nheaders ? fi->nheaders : 1) * sizeof *x->eff);
+    for (int k = 0; k < fi->nheaders; k++)
+        x->eff[k] = -1;
     return c->ninsts++;
 }
 
@@ -2016,62 +2142,15 @@ static void do_memory_call(cfront *c, LLVMValueRef in, int is_set)
     free(vals);
 }
 
-/* Inline assembly that only orders memory: the x86 the models stand for.
- * mfence and a lock-prefixed instruction on the stack (the
- * "lock; addl $0,0(%rsp)" idiom) are a full fence; an empty asm (a compiler barrier), nop, pause, lfence
- * and sfence order nothing that x86-TSO does not already order.  Anything
- * else would need an x86 interpreter: refused by name. */
 static void do_inline_asm(cfront *c, LLVMValueRef in)
 {
-    char *txt = p_LLVMPrintValueToString(in);
-    const char *q = strstr(txt, " asm ");
-    q = q ? strchr(q, '"') : NULL;
-    char code[200];
-    size_t n = 0;
-    for (q = q ? q + 1 : NULL; q && *q && *q != '"' && n + 1 < sizeof code; q++) {
-        if (q[0] == '\\' && q[1] && q[2]) {      /* \XX: a byte in hex */
-            char hex[3] = { q[1], q[2], 0 };
-            code[n++] = (char)strtol(hex, NULL, 16);
-            q += 2;
-        } else {
-            code[n++] = *q >= 'A' && *q <= 'Z' ? (char)(*q - 'A' + 'a') : *q;
-        }
-    }
-    code[n] = '\0';
-    int returns = p_LLVMGetTypeKind(p_LLVMTypeOf(in)) != LLVMVoidTypeKind;
-    p_LLVMDisposeMessage(txt);
-    int fence = 0, ok = !returns, locked = 0;
-    for (char *save = NULL, *ins = strtok_r(code, ";\n", &save); ins && ok; ins = strtok_r(NULL, ";\n", &save)) {
-        while (*ins == ' ' || *ins == '\t')
-            ins++;
-        size_t k = strlen(ins);
-        while (k > 0 && (ins[k - 1] == ' ' || ins[k - 1] == '\t'))
-            ins[--k] = '\0';
-        if (strcmp(ins, "lock") == 0) {           /* "lock; addl ...": the prefix alone */
-            locked = 1;
-            continue;
-        }
-        if (strncmp(ins, "lock ", 5) == 0) {
-            locked = 1;
-            ins += 5;
-        }
-        if (locked) {
-            /* a locked instruction on the stack only: a full fence */
-            ok = strstr(ins, "sp)") != NULL;
-            fence = 1;
-            locked = 0;
-        } else if (strcmp(ins, "mfence") == 0)
-            fence = 1;
-        else if (!(k == 0 || strcmp(ins, "nop") == 0 || strcmp(ins, "pause") == 0 || strcmp(ins, "rep") == 0 ||
-                   strcmp(ins, "lfence") == 0 || strcmp(ins, "sfence") == 0))
-            ok = 0;
-    }
-    if (!ok) {
+    int kind = asm_kind(in);
+    if (kind == ASM_UNSUPPORTED) {
         fail(c, in, "unsupported: inline assembly other than a fence (mfence, a lock-prefixed instruction on the stack) "
                     "or a compiler barrier (asm volatile(\"\" ::: \"memory\"))");
         return;
     }
-    if (fence) {
+    if (kind == ASM_FENCE) {
         ir_instr fi = ir_instr_init(I_FENCE, (wmx_srcloc){ 0, 0 });
         emit(c, &fi, NULL);
     }
@@ -2440,6 +2519,12 @@ static void enter_edge(cfront *c, int from, int to)
             emit_block_forever(c, "(spin loop: waits; assume it exits)", false);
             return;
         }
+        int effr = c->insts[F->inst].eff[h];
+        if (fi->zne[h] && effr >= 0) {
+            ir_instr a = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0 });
+            a.e1 = ir_reg(c->p, effr);
+            emit(c, &a, "(spin loop: this time round changed nothing; assume it exits)");
+        }
         /* loops decided while translating end by themselves (the budget
          * catches those that do not); the bound is for loops on shared data,
          * folded loads of it too (a loop on a global nothing writes would
@@ -2462,6 +2547,12 @@ static void enter_edge(cfront *c, int from, int to)
     for (int h = 0; h < fi->nheaders; h++)
         if (!fi->inloop[(size_t)h * (size_t)n + (size_t)to])
             F->counters[h] = 0;
+    if (fi->header_of[to] >= 0 && fi->zne[fi->header_of[to]]) {
+        int *effr = &c->insts[F->inst].eff[fi->header_of[to]];
+        if (*effr < 0)
+            *effr = temp_reg(c);
+        emit_let(c, *effr, e_const(c, 0));
+    }
     F->bb = to;
     F->pos = nphi;
     F->at = first;
@@ -2789,6 +2880,23 @@ static void do_store(cfront *c, LLVMValueRef in)
     }
 }
 
+/* GenMC's spin-assume extended to loops whose only writes are exchanges
+ * (SAVer): an iteration whose exchanges all left memory as it was (an xchg
+ * that wrote the value it read, a failed compare-exchange) changed nothing,
+ * so going round again is only waiting, and its back edge assumes that it
+ * did change something.  changed: this RMW's "memory changed" expression,
+ * or-ed into the flag of every zne loop it runs in, callers' loops too. */
+static void note_rmw_effect(cfront *c, int changed)
+{
+    for (int d = 0; d < c->depth; d++) {
+        finst *x = &c->insts[c->stack[d].inst];
+        finfo *fi = x->fi;
+        for (int k = 0; k < fi->nheaders; k++)
+            if (fi->zne[k] && x->eff[k] >= 0 && fi->inloop[(size_t)k * (size_t)fi->nblocks + (size_t)c->stack[d].bb])
+                emit_let(c, x->eff[k], e_bin(c, OP_LOR, ir_reg(c->p, x->eff[k]), changed));
+    }
+}
+
 static void do_rmw(cfront *c, LLVMValueRef in, int cmpxchg)
 {
     cval p = val(c, p_LLVMGetOperand(in, 0));
@@ -2804,6 +2912,7 @@ static void do_rmw(cfront *c, LLVMValueRef in, int cmpxchg)
         x.dst = reg_for(c, in);
         x.dst2 = temp_reg(c);
         emit(c, &x, NULL);
+        note_rmw_effect(c, e_bin(c, OP_LAND, ir_reg(c->p, x.dst2), e_bin(c, OP_NE, x.e1, x.e2)));
         cval r = { .kind = CV_PAIR, .reg = x.dst, .reg2 = x.dst2, .offx = -1 };
         set_val(c, in, r);
         return;
@@ -2823,6 +2932,8 @@ static void do_rmw(cfront *c, LLVMValueRef in, int cmpxchg)
     }
     x.dst = reg_for(c, in);
     emit(c, &x, NULL);
+    if (op == LLVMAtomicRMWBinOpXchg)
+        note_rmw_effect(c, e_bin(c, OP_NE, ir_reg(c->p, x.dst), x.e1));
     if (w < 64 && op != LLVMAtomicRMWBinOpXchg && p_LLVMGetFirstUse(in)) {
         /* memory keeps the 64-bit sum; the C value wraps at w bits (an
          * unused result gets no let: --ifaa looks for faa nothing reads) */
@@ -3470,6 +3581,7 @@ static void free_translation(cfront *c)
         free(c->insts[i].env);
         free(c->insts[i].regs);
         free(c->insts[i].allocas);
+        free(c->insts[i].eff);
     }
     free(c->insts);
     c->insts = NULL;
