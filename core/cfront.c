@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 bool cfront_is_c_file(const char *path)
 {
@@ -149,6 +150,7 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
     X(LLVMGetDataLayoutStr) \
     X(LLVMGetDebugLocColumn) \
     X(LLVMGetDebugLocLine) \
+    X(LLVMGetDebugLocFilename) \
     X(LLVMGetElementAsConstant) \
     X(LLVMGetElementType) \
     X(LLVMGetErrorMessage) \
@@ -445,6 +447,8 @@ typedef struct cfront {
     int ninsts;
     int unroll, unroll_given;
     char **lines;         /* source lines, for instruction text */
+    struct srcfile { char *name; char **lines; int nlines, same; } *incs;
+    int nincs;            /* files the program #includes, read when shown */
     int nlines;
     long budget;          /* translation steps left */
     /* the thread being translated */
@@ -539,6 +543,9 @@ static int cells_current(const cfront *c, int o)
     return in_prelude(c) && !ob->touched;
 }
 
+struct srcfile;
+static struct srcfile *included_file(cfront *c, LLVMValueRef at);
+
 static void fail(cfront *c, LLVMValueRef at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static void fail(cfront *c, LLVMValueRef at, const char *fmt, ...)
@@ -554,11 +561,15 @@ static void fail(cfront *c, LLVMValueRef at, const char *fmt, ...)
     int line = 0, col = 0;
     if (!at)
         at = c->here;
+    const char *file = c->path;
     if (at && p_LLVMIsAInstruction(at)) {
         line = (int)p_LLVMGetDebugLocLine(at);
         col = (int)p_LLVMGetDebugLocColumn(at);
+        struct srcfile *inc = included_file(c, at);
+        if (inc)
+            file = inc->name;
     }
-    wmx_error_set(c->err, c->path, line, col, "%s", msg);
+    wmx_error_set(c->err, file, line, col, "%s", msg);
     c->path_done = 1;
 }
 
@@ -1372,12 +1383,40 @@ static int temp_reg(cfront *c)
     return ir_thread_reg(c->p, c->t, name);
 }
 
+static void read_lines_into(const char *path, char ***lines, int *nlines);
+
+/* The file instruction `at` comes from when it is not the program's own
+ * file (a #included .c or header: its lines are that file's), else NULL. */
+static struct srcfile *included_file(cfront *c, LLVMValueRef at)
+{
+    unsigned len = 0;
+    const char *name = at && p_LLVMIsAInstruction(at) ? p_LLVMGetDebugLocFilename(at, &len) : NULL;
+    if (!name || !len || strcmp(name, c->path) == 0)
+        return NULL;
+    for (int i = 0; i < c->nincs; i++)
+        if (strcmp(c->incs[i].name, name) == 0)
+            return c->incs[i].same ? NULL : &c->incs[i];
+    c->incs = wmx_realloc(c->incs, (size_t)(c->nincs + 1) * sizeof *c->incs);
+    struct srcfile *f = &c->incs[c->nincs++];
+    f->name = len > 2 && strncmp(name, "./", 2) == 0 ? wmx_strndup(name + 2, len - 2) : wmx_strndup(name, len);
+    f->lines = NULL;
+    f->nlines = 0;
+    struct stat a, b;
+    f->same = stat(f->name, &a) == 0 && stat(c->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+    if (f->same)                      /* the program's own file, named otherwise */
+        return NULL;
+    read_lines_into(f->name, &f->lines, &f->nlines);
+    return f;
+}
+
 static char *line_text(cfront *c, LLVMValueRef at)
 {
     int line = at && p_LLVMIsAInstruction(at) ? (int)p_LLVMGetDebugLocLine(at) : 0;
-    if (line <= 0 || line > c->nlines)
+    struct srcfile *inc = included_file(c, at);
+    char **lines = inc ? inc->lines : c->lines;
+    if (line <= 0 || line > (inc ? inc->nlines : c->nlines))
         return NULL;
-    const char *s = c->lines[line - 1];
+    const char *s = lines[line - 1];
     while (*s == ' ' || *s == '\t')
         s++;
     size_t n = strlen(s);
@@ -1395,8 +1434,8 @@ static int emit(cfront *c, ir_instr *in, const char *text)
     if (c->njoins && !c->flushing && ir_is_visible(in))
         flush_joins(c);
     LLVMValueRef at = c->here;
-    if (at && p_LLVMIsAInstruction(at)) {
-        in->loc.line = (int)p_LLVMGetDebugLocLine(at);
+    if (at && p_LLVMIsAInstruction(at) && !included_file(c, at)) {
+        in->loc.line = (int)p_LLVMGetDebugLocLine(at);  /* a line of the program's file */
         in->loc.col = (int)p_LLVMGetDebugLocColumn(at);
     }
     char *own = NULL;
@@ -3366,7 +3405,7 @@ static int clang_finish(const char *path, clang_run *run, wmx_error *err)
     return 0;
 }
 
-static void read_lines(cfront *c, const char *path)
+static void read_lines_into(const char *path, char ***lines, int *nlines)
 {
     size_t len = 0;
     wmx_error e = { 0 };
@@ -3376,13 +3415,18 @@ static void read_lines(cfront *c, const char *path)
     char *s = text;
     for (;;) {
         char *nl = strchr(s, '\n');
-        c->lines = wmx_realloc(c->lines, (size_t)(c->nlines + 1) * sizeof *c->lines);
-        c->lines[c->nlines++] = nl ? wmx_strndup(s, (size_t)(nl - s)) : wmx_strdup(s);
+        *lines = wmx_realloc(*lines, (size_t)(*nlines + 1) * sizeof **lines);
+        (*lines)[(*nlines)++] = nl ? wmx_strndup(s, (size_t)(nl - s)) : wmx_strdup(s);
         if (!nl)
             break;
         s = nl + 1;
     }
     free(text);
+}
+
+static void read_lines(cfront *c, const char *path)
+{
+    read_lines_into(path, &c->lines, &c->nlines);
 }
 
 /* ---- the module ----------------------------------------------------------------- */
@@ -3741,6 +3785,13 @@ static wmx_program *translate_file(const char *path, const cfront_opts *o, const
     for (int i = 0; i < c->nlines; i++)
         free(c->lines[i]);
     free(c->lines);
+    for (int i = 0; i < c->nincs; i++) {
+        for (int k = 0; k < c->incs[i].nlines; k++)
+            free(c->incs[i].lines[k]);
+        free(c->incs[i].lines);
+        free(c->incs[i].name);
+    }
+    free(c->incs);
     p_LLVMDisposeTargetData(c->td);
     p_LLVMDisposeModule(c->mod);
     p_LLVMContextDispose(c->ctx);
