@@ -15,6 +15,7 @@
  */
 #include "cfront.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1434,9 +1435,12 @@ static int emit(cfront *c, ir_instr *in, const char *text)
     if (c->njoins && !c->flushing && ir_is_visible(in))
         flush_joins(c);
     LLVMValueRef at = c->here;
-    if (at && p_LLVMIsAInstruction(at) && !included_file(c, at)) {
-        in->loc.line = (int)p_LLVMGetDebugLocLine(at);  /* a line of the program's file */
+    if (at && p_LLVMIsAInstruction(at)) {
+        in->loc.line = (int)p_LLVMGetDebugLocLine(at);
         in->loc.col = (int)p_LLVMGetDebugLocColumn(at);
+        struct srcfile *inc = included_file(c, at);
+        if (inc)
+            in->loc.file = ir_add_srcfile(c->p, inc->name);
     }
     char *own = NULL;
     if (!text)
@@ -1451,7 +1455,7 @@ static int emit(cfront *c, ir_instr *in, const char *text)
 
 static void emit_let(cfront *c, int reg, int e)
 {
-    ir_instr in = ir_instr_init(I_LET, (wmx_srcloc){ 0, 0 });
+    ir_instr in = ir_instr_init(I_LET, (wmx_srcloc){ 0, 0, 0 });
     in.dst = reg;
     in.e1 = e;
     emit(c, &in, "");
@@ -1461,7 +1465,7 @@ static void end_path(cfront *c) { c->path_done = 1; }
 
 static void emit_block_forever(cfront *c, const char *why, bool bound_cut)
 {
-    ir_instr in = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0 });
+    ir_instr in = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0, 0 });
     in.e1 = e_const(c, 0);
     in.bound_cut = bound_cut;
     emit(c, &in, why);
@@ -1471,6 +1475,7 @@ static void emit_block_forever(cfront *c, const char *why, bool bound_cut)
 /* ---- operand values ------------------------------------------------------ */
 
 static cval gep_apply(cfront *c, cval base, LLVMTypeRef srcty, LLVMValueRef g, unsigned first, unsigned nidx);
+static int null_gep_bytes(cfront *c, LLVMValueRef g, long *out);
 
 /* The current thread's copy of thread-local global o (main uses o itself).
  * A copy starts from the initializer, not from what main's prelude stored,
@@ -1523,14 +1528,28 @@ static cval const_val(cfront *c, LLVMValueRef v)
     if (p_LLVMIsAConstantExpr(v)) {
         LLVMOpcode op = p_LLVMGetConstOpcode(v);
         switch (op) {
+        case LLVMPtrToInt: {
+            /* &((T *)0)->m, the old offsetof: C's byte offset */
+            long bytes;
+            if (null_gep_bytes(c, p_LLVMGetOperand(v, 0), &bytes))
+                return cv_const((wmx_val)bytes);
+            return const_val(c, p_LLVMGetOperand(v, 0));
+        }
         case LLVMBitCast:
-        case LLVMPtrToInt:
         case LLVMIntToPtr:
         case LLVMAddrSpaceCast:
             return const_val(c, p_LLVMGetOperand(v, 0));
         case LLVMGetElementPtr:
             return gep_apply(c, const_val(c, p_LLVMGetOperand(v, 0)), p_LLVMGetGEPSourceElementType(v), v, 1,
                              (unsigned)p_LLVMGetNumOperands(v) - 1);
+        case LLVMAdd:
+        case LLVMSub:
+        case LLVMMul: {
+            cval a = const_val(c, p_LLVMGetOperand(v, 0)), b = const_val(c, p_LLVMGetOperand(v, 1));
+            if (a.kind == CV_CONST && b.kind == CV_CONST)
+                return cv_const(op == LLVMAdd ? a.c + b.c : op == LLVMSub ? a.c - b.c : a.c * b.c);
+            break;
+        }
         default:
             break;
         }
@@ -1579,21 +1598,122 @@ static cval define(cfront *c, LLVMValueRef v, int e)
     return r;
 }
 
+/* The pointee of a pointer-typed value, NULL if it is not one. */
+static LLVMTypeRef pointee(LLVMValueRef v)
+{
+    LLVMTypeRef t = p_LLVMTypeOf(v);
+    return p_LLVMGetTypeKind(t) == LLVMPointerTypeKind ? p_LLVMGetElementType(t) : NULL;
+}
+
+/* Cells to move for C's byte offset `bytes` through an i8 GEP g whose base
+ * wmx cannot map byte by byte (a pointer read at run time, or a place
+ * outside the known object), INT_MIN when nothing tells.  Memory has one
+ * cell per scalar, so the layout comes from the types around g:
+ * container_of casts the result to the struct it steps back into; a pointer
+ * cast to char * from T * steps through T (a struct or array from its
+ * start, or elements of T's size).  BYTE_STEP_UNKNOWN when they do not
+ * explain the offset. */
+#define BYTE_STEP_UNKNOWN (INT_MIN + 1)
+
+static int byte_step_cells(cfront *c, LLVMValueRef g, long bytes)
+{
+    if (bytes == 0)
+        return 0;
+    if (bytes < 0)
+        for (LLVMUseRef u = p_LLVMGetFirstUse(g); u; u = p_LLVMGetNextUse(u)) {
+            LLVMValueRef user = p_LLVMGetUser(u);
+            int cast = p_LLVMIsAInstruction(user) ? p_LLVMGetInstructionOpcode(user) == LLVMBitCast
+                     : p_LLVMIsAConstantExpr(user) && p_LLVMGetConstOpcode(user) == LLVMBitCast;
+            LLVMTypeRef t = cast ? pointee(user) : NULL;
+            if (t && (p_LLVMGetTypeKind(t) == LLVMStructTypeKind || p_LLVMGetTypeKind(t) == LLVMArrayTypeKind)) {
+                int cell = byte_to_cell(c->td, t, -bytes);
+                if (cell > 0)
+                    return -cell;
+            }
+        }
+    LLVMValueRef b = p_LLVMGetOperand(g, 0);
+    int cast = p_LLVMIsAInstruction(b) ? p_LLVMGetInstructionOpcode(b) == LLVMBitCast
+             : p_LLVMIsAConstantExpr(b) && p_LLVMGetConstOpcode(b) == LLVMBitCast;
+    LLVMTypeRef t = cast ? pointee(p_LLVMGetOperand(b, 0)) : NULL;
+    if (!t)
+        return INT_MIN;
+    LLVMTypeKind k = p_LLVMGetTypeKind(t);
+    if ((k == LLVMStructTypeKind || k == LLVMArrayTypeKind) && bytes > 0) {
+        int cell = byte_to_cell(c->td, t, bytes);
+        if (cell >= 0)
+            return cell;
+    }
+    long sz = (long)p_LLVMABISizeOfType(c->td, t);
+    int n = type_cells(t);
+    if (sz > 0 && n > 0 && bytes % sz == 0)
+        return (int)(bytes / sz) * n;
+    return k == LLVMIntegerTypeKind && p_LLVMGetIntTypeWidth(t) == 8 ? INT_MIN : BYTE_STEP_UNKNOWN;
+}
+
+/* &((T *)0)->m and the like: the byte offset C gives it, in *out. */
+static int null_gep_bytes(cfront *c, LLVMValueRef g, long *out)
+{
+    if (!p_LLVMIsAConstantExpr(g) || p_LLVMGetConstOpcode(g) != LLVMGetElementPtr ||
+        !p_LLVMIsAConstantPointerNull(p_LLVMGetOperand(g, 0)))
+        return 0;
+    LLVMTypeRef ty = p_LLVMGetGEPSourceElementType(g);
+    long off = 0;
+    unsigned n = (unsigned)p_LLVMGetNumOperands(g);
+    for (unsigned k = 1; k < n; k++) {
+        LLVMValueRef ix = p_LLVMGetOperand(g, k);
+        if (!p_LLVMIsAConstantInt(ix))
+            return 0;
+        long i = (long)p_LLVMConstIntGetSExtValue(ix);
+        if (k == 1) {
+            off += i * (long)p_LLVMABISizeOfType(c->td, ty);
+        } else if (p_LLVMGetTypeKind(ty) == LLVMStructTypeKind) {
+            off += (long)p_LLVMOffsetOfElement(c->td, ty, (unsigned)i);
+            ty = p_LLVMStructGetTypeAtIndex(ty, (unsigned)i);
+        } else if (p_LLVMGetTypeKind(ty) == LLVMArrayTypeKind) {
+            ty = p_LLVMGetElementType(ty);
+            off += i * (long)p_LLVMABISizeOfType(c->td, ty);
+        } else {
+            return 0;
+        }
+    }
+    *out = off;
+    return 1;
+}
+
 static cval gep_apply(cfront *c, cval base, LLVMTypeRef srcty, LLVMValueRef g, unsigned first, unsigned nidx)
 {
     if (p_LLVMGetTypeKind(srcty) == LLVMIntegerTypeKind && p_LLVMGetIntTypeWidth(srcty) == 8 && nidx == 1 &&
-        base.kind == CV_PTR && base.offx < 0 && c->objs[base.obj].type) {
-        /* a byte offset into a known object */
+        first == 1) {
         cval idx = val(c, p_LLVMGetOperand(g, first));
-        LLVMTypeRef ot = c->objs[base.obj].type;
-        long b = idx.kind == CV_CONST ? cell_to_byte(c->td, ot, base.off) : -1;
-        int cell = b < 0 ? -1 : byte_to_cell(c->td, ot, b + (long)idx.c);
-        if (cell < 0) {
-            fail(c, NULL, "unsupported: a byte offset into '%s' that is not a whole field", c->objs[base.obj].name);
+        if (base.kind == CV_PTR && base.offx < 0 && c->objs[base.obj].type) {
+            /* a byte offset into a known object */
+            LLVMTypeRef ot = c->objs[base.obj].type;
+            long b = idx.kind == CV_CONST ? cell_to_byte(c->td, ot, base.off) : -1;
+            int cell = b < 0 ? -1 : byte_to_cell(c->td, ot, b + (long)idx.c);
+            int step = cell >= 0 || idx.kind != CV_CONST ? INT_MIN : byte_step_cells(c, g, (long)idx.c);
+            if (cell < 0 && (step == INT_MIN || step == BYTE_STEP_UNKNOWN)) {
+                fail(c, NULL, "unsupported: a byte offset into '%s' that is not a whole field", c->objs[base.obj].name);
+                return base;
+            }
+            /* outside the object (container_of of a list head): a place
+             * to compute with, which an access would check */
+            base.off = cell >= 0 ? cell : base.off + step;
             return base;
         }
-        base.off = cell;
-        return base;
+        int step = idx.kind == CV_CONST && base.kind != CV_PTR ? byte_step_cells(c, g, (long)idx.c) : INT_MIN;
+        if (step == BYTE_STEP_UNKNOWN) {
+            fail(c, NULL, "unsupported: a byte offset (%ld) that is not a whole number of fields of what the pointer points to",
+                 (long)idx.c);
+            return base;
+        }
+        if (step != INT_MIN) {
+            if (base.kind == CV_CONST)
+                return cv_const(base.c + (wmx_val)step * 8);
+            cval r = { .kind = CV_REG, .offx = -1 };
+            r.reg = temp_reg(c);
+            emit_let(c, r.reg, e_bin(c, OP_ADD, e_of(c, base), e_const(c, (wmx_val)step * 8)));
+            return r;
+        }
     }
     long off = 0;
     int offx = -1;
@@ -1690,7 +1810,7 @@ static int new_flag_var(cfront *c, const char *what, int t)
 
 static void emit_flag(cfront *c, ir_kind kind, int var, const char *text)
 {
-    ir_instr in = ir_instr_init(kind, (wmx_srcloc){ 0, 0 });
+    ir_instr in = ir_instr_init(kind, (wmx_srcloc){ 0, 0, 0 });
     in.addr.var = var;
     in.addr.index = e_const(c, 0);
     in.e1 = e_const(c, 1);
@@ -1847,7 +1967,7 @@ static int fn_is_sink(cfront *c, LLVMValueRef fn, int depth)
 
 static void emit_assert(cfront *c, int e, const char *text)
 {
-    ir_instr in = ir_instr_init(I_ASSERT, (wmx_srcloc){ 0, 0 });
+    ir_instr in = ir_instr_init(I_ASSERT, (wmx_srcloc){ 0, 0, 0 });
     in.e1 = e;
     emit(c, &in, text);
 }
@@ -1859,23 +1979,33 @@ static void emit_mutex(cfront *c, cval m, const char *what, LLVMValueRef call, i
     if (c->failed)
         return;
     note_write(c, m.kind == CV_PTR ? m.obj : -1);
+    /* a held mutex holds its owner's thread number + 1: unlocking one this
+     * thread does not hold (another's, or a free one) is an error, as in
+     * GenMC and Nidhugg */
+    wmx_val owner = (wmx_val)c->t + 1;
     if (strcmp(what, "unlock") == 0) {
-        ir_instr in = ir_instr_init(I_XCHG, (wmx_srcloc){ 0, 0 });
+        int r = temp_reg(c);
+        ir_instr in = ir_instr_init(I_XCHG, (wmx_srcloc){ 0, 0, 0 });
         in.addr = a;
+        in.dst = r;
         in.e1 = e_const(c, 0);
         emit(c, &in, NULL);
+        char text[160];
+        const char *fn = call && p_LLVMIsACallInst(call) && called_fn(call) ? vname(called_fn(call)) : "unlock";
+        snprintf(text, sizeof text, "(%s of a mutex this thread does not hold)", fn);
+        emit_assert(c, e_bin(c, OP_EQ, ir_reg(c->p, r), e_const(c, owner)), text);
         set_val(c, call, cv_const(0));
         return;
     }
     int r = temp_reg(c);
-    ir_instr in = ir_instr_init(I_CAS, (wmx_srcloc){ 0, 0 });
+    ir_instr in = ir_instr_init(I_CAS, (wmx_srcloc){ 0, 0, 0 });
     in.addr = a;
     in.dst = r;
     in.e1 = e_const(c, 0);
-    in.e2 = e_const(c, 1);
+    in.e2 = e_const(c, owner);
     emit(c, &in, NULL);
     if (strcmp(what, "lock") == 0) {
-        ir_instr as = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0 });
+        ir_instr as = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0, 0 });
         as.e1 = e_bin(c, OP_EQ, ir_reg(c->p, r), e_const(c, 0));
         emit(c, &as, "(the mutex is free)");
         set_val(c, call, cv_const(0));
@@ -1919,7 +2049,7 @@ static void barrier_init(cfront *c, LLVMValueRef call)
         if (c->failed)
             return;
         note_write(c, b.obj);
-        ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0 });
+        ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0, 0 });
         st.addr = a;
         st.e1 = e_const(c, 0);
         emit(c, &st, NULL);
@@ -2017,7 +2147,7 @@ static void barrier_wait(cfront *c, LLVMValueRef call)
          * do not race, so their order makes no new executions (GenMC counts
          * one execution for N threads meeting at a barrier) */
         int r = temp_reg(c);
-        ir_instr inc = ir_instr_init(I_FAA, (wmx_srcloc){ 0, 0 });
+        ir_instr inc = ir_instr_init(I_FAA, (wmx_srcloc){ 0, 0, 0 });
         inc.addr.var = slots;
         inc.addr.index = e_const(c, k);
         inc.dst = r;
@@ -2026,7 +2156,7 @@ static void barrier_wait(cfront *c, LLVMValueRef call)
         for (int u = 0; u < nslots; u++) {
             if (u == k)
                 continue;
-            ir_instr aw = ir_instr_init(I_AWAIT, (wmx_srcloc){ 0, 0 });
+            ir_instr aw = ir_instr_init(I_AWAIT, (wmx_srcloc){ 0, 0, 0 });
             aw.addr.var = slots;
             aw.addr.index = e_const(c, u);
             aw.cmp = OP_GE;
@@ -2042,12 +2172,12 @@ static void barrier_wait(cfront *c, LLVMValueRef call)
         return;
     note_write(c, b.obj);
     int r = temp_reg(c);
-    ir_instr inc = ir_instr_init(I_FAA, (wmx_srcloc){ 0, 0 });
+    ir_instr inc = ir_instr_init(I_FAA, (wmx_srcloc){ 0, 0, 0 });
     inc.addr = a;
     inc.dst = r;
     inc.e1 = e_const(c, 1);
     emit(c, &inc, "pthread_barrier_wait: arrive");
-    ir_instr aw = ir_instr_init(I_AWAIT, (wmx_srcloc){ 0, 0 });
+    ir_instr aw = ir_instr_init(I_AWAIT, (wmx_srcloc){ 0, 0, 0 });
     aw.addr = a;
     aw.cmp = OP_GE;
     aw.e1 = e_bin(c, OP_MUL, e_bin(c, OP_ADD, e_bin(c, OP_DIV, ir_reg(c->p, r), e_const(c, n)), e_const(c, 1)),
@@ -2190,7 +2320,7 @@ static void do_inline_asm(cfront *c, LLVMValueRef in)
         return;
     }
     if (kind == ASM_FENCE) {
-        ir_instr fi = ir_instr_init(I_FENCE, (wmx_srcloc){ 0, 0 });
+        ir_instr fi = ir_instr_init(I_FENCE, (wmx_srcloc){ 0, 0, 0 });
         emit(c, &fi, NULL);
     }
 }
@@ -2228,7 +2358,7 @@ static void do_call(cfront *c, LLVMValueRef in)
         cval v = val(c, p_LLVMGetOperand(in, 0));
         if (v.kind == CV_CONST && v.c != 0)
             return;
-        ir_instr as = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0 });
+        ir_instr as = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0, 0 });
         as.e1 = e_of(c, v);
         emit(c, &as, NULL);
         if (v.kind == CV_CONST)
@@ -2448,7 +2578,7 @@ static int memo_here(cfront *c)
     int *slot = smap_slot(&c->memo, b.s ? b.s : "", b.len);
     free(b.s);
     if (*slot >= 0) {
-        ir_instr j = ir_instr_init(I_JUMP, (wmx_srcloc){ 0, 0 });
+        ir_instr j = ir_instr_init(I_JUMP, (wmx_srcloc){ 0, 0, 0 });
         j.e1 = -1;
         j.target = *slot;
         emit(c, &j, "");
@@ -2465,7 +2595,7 @@ static void thread_end(cfront *c)
     c->njoins = 0;            /* nothing after them needed them */
     if (th->done_var >= 0)
         emit_flag(c, I_XCHG, th->done_var, "(thread ends)");
-    ir_instr h = ir_instr_init(I_HALT, (wmx_srcloc){ 0, 0 });
+    ir_instr h = ir_instr_init(I_HALT, (wmx_srcloc){ 0, 0, 0 });
     emit(c, &h, "");
     end_path(c);
 }
@@ -2560,7 +2690,7 @@ static void enter_edge(cfront *c, int from, int to)
         }
         int effr = c->insts[F->inst].eff[h];
         if (fi->zne[h] && effr >= 0) {
-            ir_instr a = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0 });
+            ir_instr a = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0, 0 });
             a.e1 = ir_reg(c->p, effr);
             emit(c, &a, "(spin loop: this time round changed nothing; assume it exits)");
         }
@@ -2643,7 +2773,7 @@ static void go_fork_mode(cfront *c)
 static void fork_branch(cfront *c, int e_true, int from, int to_true, int to_false)
 {
     go_fork_mode(c);
-    ir_instr j = ir_instr_init(I_JUMP, (wmx_srcloc){ 0, 0 });
+    ir_instr j = ir_instr_init(I_JUMP, (wmx_srcloc){ 0, 0, 0 });
     j.e1 = e_true;
     j.target = -1;
     int ji = emit(c, &j, "");
@@ -2842,7 +2972,7 @@ static cval load_cell(cfront *c, cval p, LLVMValueRef in, int dst)
     ir_addr a = addr_of(c, p);
     if (c->failed)
         return cv_const(0);
-    ir_instr ld = ir_instr_init(I_LOAD, (wmx_srcloc){ 0, 0 });
+    ir_instr ld = ir_instr_init(I_LOAD, (wmx_srcloc){ 0, 0, 0 });
     ld.addr = a;
     ld.dst = dst >= 0 ? dst : reg_for(c, in);
     emit(c, &ld, NULL);
@@ -2894,7 +3024,7 @@ static int store_cell(cfront *c, cval p, cval v, LLVMValueRef in)
     if (c->failed)
         return 0;
     note_write(c, p.kind == CV_PTR ? p.obj : -1);
-    ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0 });
+    ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0, 0 });
     st.addr = a;
     st.e1 = e_of(c, v);
     emit(c, &st, NULL);
@@ -2914,7 +3044,7 @@ static void do_store(cfront *c, LLVMValueRef in)
         return;
     if (p_LLVMGetOrdering(in) == LLVMAtomicOrderingSequentiallyConsistent) {
         /* x86 mapping: a seq_cst store is a store and an MFENCE */
-        ir_instr f = ir_instr_init(I_FENCE, (wmx_srcloc){ 0, 0 });
+        ir_instr f = ir_instr_init(I_FENCE, (wmx_srcloc){ 0, 0, 0 });
         emit(c, &f, "(fence after the seq_cst store)");
     }
 }
@@ -2944,7 +3074,7 @@ static void do_rmw(cfront *c, LLVMValueRef in, int cmpxchg)
         return;
     note_write(c, p.kind == CV_PTR ? p.obj : -1);
     if (cmpxchg) {
-        ir_instr x = ir_instr_init(I_CAS, (wmx_srcloc){ 0, 0 });
+        ir_instr x = ir_instr_init(I_CAS, (wmx_srcloc){ 0, 0, 0 });
         x.addr = a;
         x.e1 = e_of(c, val(c, p_LLVMGetOperand(in, 1)));
         x.e2 = e_of(c, val(c, p_LLVMGetOperand(in, 2)));
@@ -2957,7 +3087,7 @@ static void do_rmw(cfront *c, LLVMValueRef in, int cmpxchg)
         return;
     }
     LLVMAtomicRMWBinOp op = p_LLVMGetAtomicRMWBinOp(in);
-    ir_instr x = ir_instr_init(op == LLVMAtomicRMWBinOpXchg ? I_XCHG : I_FAA, (wmx_srcloc){ 0, 0 });
+    ir_instr x = ir_instr_init(op == LLVMAtomicRMWBinOpXchg ? I_XCHG : I_FAA, (wmx_srcloc){ 0, 0, 0 });
     x.addr = a;
     int w = int_width(p_LLVMTypeOf(in));
     cval v = val(c, p_LLVMGetOperand(in, 1));
@@ -3060,7 +3190,7 @@ static void do_switch(cfront *c, LLVMValueRef in)
     int ec = e_of(c, cond);
     for (unsigned k = 1; k < ns; k++) {
         cval cv = const_val(c, p_LLVMGetOperand(in, 2 * k));
-        ir_instr j = ir_instr_init(I_JUMP, (wmx_srcloc){ 0, 0 });
+        ir_instr j = ir_instr_init(I_JUMP, (wmx_srcloc){ 0, 0, 0 });
         j.e1 = e_bin(c, OP_EQ, ec, e_const(c, cv.c));
         int ji = emit(c, &j, "");
         push_pending(c, from, pmap_get(&fi->bidx, p_LLVMGetSuccessor(in, k)), ji);
@@ -3157,7 +3287,7 @@ static void step(cfront *c)
         int sc = strstr(txt, "seq_cst") != NULL;
         p_LLVMDisposeMessage(txt);
         if (sc) {
-            ir_instr f = ir_instr_init(I_FENCE, (wmx_srcloc){ 0, 0 });
+            ir_instr f = ir_instr_init(I_FENCE, (wmx_srcloc){ 0, 0, 0 });
             emit(c, &f, NULL);
         }
         break;

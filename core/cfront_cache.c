@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define CACHE_MAGIC "wmx-cfront-cache 1\n"
+#define CACHE_MAGIC "wmx-cfront-cache 2\n"
 
 /* ---- hashing: two FNV-1a streams, 128 bits --------------------------- */
 
@@ -240,6 +240,9 @@ unsigned char *cfront_cache_encode(const wmx_program *p, size_t *len)
     put_str(&b, p->name);
     put_str(&b, p->file);
     put_str(&b, p->arch);
+    put_i32(&b, p->nsrcfiles);
+    for (int i = 0; i < p->nsrcfiles; i++)
+        put_str(&b, p->srcfiles[i]);
     put_i32(&b, p->nthreads);
     for (int t = 0; t < p->nthreads; t++) {
         const ir_thread *th = &p->threads[t];
@@ -264,6 +267,7 @@ unsigned char *cfront_cache_encode(const wmx_program *p, size_t *len)
             put_i32(&b, in->target);
             put_i32(&b, in->loc.line);
             put_i32(&b, in->loc.col);
+            put_i32(&b, in->loc.file);
             put_str(&b, in->text);
             put_i32(&b, in->bound_cut);
         }
@@ -396,6 +400,12 @@ wmx_program *cfront_cache_decode(const unsigned char *buf, size_t len)
     p->name = get_str(&b);
     p->file = get_str(&b);
     p->arch = get_str(&b);
+    int nf = get_count(&b, 4);
+    p->srcfiles = wmx_calloc((size_t)(nf ? nf : 1), sizeof *p->srcfiles);
+    for (int i = 0; i < nf && !b.bad; i++) {
+        p->srcfiles[i] = get_str(&b);
+        p->nsrcfiles = i + 1;
+    }
     int nt = get_count(&b, 4);
     p->threads = wmx_calloc((size_t)(nt ? nt : 1), sizeof *p->threads);
     for (int t = 0; t < nt && !b.bad; t++) {
@@ -429,6 +439,7 @@ wmx_program *cfront_cache_decode(const unsigned char *buf, size_t len)
             in->target = get_i32(&b);
             in->loc.line = get_i32(&b);
             in->loc.col = get_i32(&b);
+            in->loc.file = get_i32(&b);
             in->text = get_str(&b);
             in->bound_cut = get_i32(&b) != 0;
         }

@@ -230,7 +230,8 @@ int exec_event_line(const wmx_exec *x, int e)
     const ir_thread *th = &x->prog->threads[v->thread];
     if (v->instr < 0 || v->instr >= th->ninstrs)
         return 0;
-    return th->instrs[v->instr].loc.line;
+    /* a line of the program's own file, for the source pane */
+    return th->instrs[v->instr].loc.file ? 0 : th->instrs[v->instr].loc.line;
 }
 
 const char *exec_event_describe(const wmx_exec *x, int e, char *buf, size_t n)

@@ -18,6 +18,21 @@ wmx_program *ir_program_new(const char *name, const char *file, const char *arch
     return p;
 }
 
+const char *ir_loc_file(const wmx_program *p, wmx_srcloc loc)
+{
+    return loc.file > 0 && loc.file <= p->nsrcfiles ? p->srcfiles[loc.file - 1] : p->file;
+}
+
+int ir_add_srcfile(wmx_program *p, const char *path)
+{
+    for (int i = 0; i < p->nsrcfiles; i++)
+        if (strcmp(p->srcfiles[i], path) == 0)
+            return i + 1;
+    p->srcfiles = wmx_realloc(p->srcfiles, (size_t)(p->nsrcfiles + 1) * sizeof *p->srcfiles);
+    p->srcfiles[p->nsrcfiles++] = wmx_strdup(path);
+    return p->nsrcfiles;
+}
+
 void ir_program_free(wmx_program *p)
 {
     if (!p)
@@ -35,6 +50,9 @@ void ir_program_free(wmx_program *p)
         free(th->loops);
     }
     free(p->threads);
+    for (int i = 0; i < p->nsrcfiles; i++)
+        free(p->srcfiles[i]);
+    free(p->srcfiles);
     for (int v = 0; v < p->nvars; v++)
         free(p->vars[v].name);
     free(p->vars);

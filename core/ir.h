@@ -32,6 +32,7 @@ typedef int64_t wmx_val;
 /* A position in a source file (1-based; 0 = unknown). */
 typedef struct wmx_srcloc {
     int line, col;
+    int file;            /* 0: the program's file; k: its srcfiles[k - 1] */
 } wmx_srcloc;
 
 /* ---- expressions --------------------------------------------------- */
@@ -173,6 +174,9 @@ typedef enum quantifier {
 typedef struct wmx_program {
     char *name;          /* test name */
     char *file;          /* source file path */
+    char **srcfiles;     /* other files instructions come from (a C
+                            program's #includes), see wmx_srcloc.file */
+    int nsrcfiles;
     char *arch;          /* "X86", "X86_64" or "wmx" */
     int nthreads;
     ir_thread *threads;
@@ -202,6 +206,10 @@ typedef struct wmx_program {
 /* ---- construction (used by the parsers) ---------------------------- */
 
 wmx_program *ir_program_new(const char *name, const char *file, const char *arch);
+/* the file an instruction's loc is in */
+const char *ir_loc_file(const wmx_program *p, wmx_srcloc loc);
+/* the srcfiles index + 1 of path (added if new), for wmx_srcloc.file */
+int ir_add_srcfile(wmx_program *p, const char *path);
 void ir_program_free(wmx_program *p);
 
 /* Adds a thread, returns its index. */

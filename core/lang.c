@@ -964,7 +964,7 @@ static void parse_if(parser *ps)
     int jfalse = emit(ps, &in);
     parse_block(ps);
     if (is_kw(ps, "else")) {
-        wmx_srcloc eloc = { ps->cur.line, ps->cur.col };
+        wmx_srcloc eloc = { ps->cur.line, ps->cur.col, 0 };
         size_t estart = ps->cur.start;
         advance(ps);
         set_ctx(ps, eloc, estart, ps->prev_end);
@@ -1032,7 +1032,7 @@ static void parse_do(parser *ps)
     ps->loop_depth--;
     if (!is_kw(ps, "while"))
         fail_expected(ps, "'while' after the body of 'do'");
-    wmx_srcloc wloc = { ps->cur.line, ps->cur.col };
+    wmx_srcloc wloc = { ps->cur.line, ps->cur.col, 0 };
     size_t wstart = ps->cur.start;
     begin_stmt(ps);
     advance(ps);

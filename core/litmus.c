@@ -518,7 +518,7 @@ static int emit(ctx *c, ir_instr *in)
 
 static ir_instr mk(ir_kind k)
 {
-    wmx_srcloc none = { 0, 0 };
+    wmx_srcloc none = { 0, 0, 0 };
     return ir_instr_init(k, none);
 }
 

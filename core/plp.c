@@ -24,6 +24,9 @@ wmx_program *plp_copy_program(const wmx_program *p)
     *q = *p;
     q->name = dup0(p->name);
     q->file = dup0(p->file);
+    q->srcfiles = dupmem(p->srcfiles, (size_t)p->nsrcfiles * sizeof *p->srcfiles);
+    for (int i = 0; i < p->nsrcfiles; i++)
+        q->srcfiles[i] = dup0(p->srcfiles[i]);
     q->arch = dup0(p->arch);
     q->cond_text = dup0(p->cond_text);
     q->threads = dupmem(p->threads, (size_t)p->nthreads * sizeof *p->threads);

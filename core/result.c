@@ -375,7 +375,7 @@ static void record_error(explore_result *res, const wmx_machine *m, const explor
             const ir_instr *in = &p->threads[t].instrs[instr];
             explore_stop(res, "buffer limit",
                          "store buffer limit of %d entries reached by %s at %s:%d:%d",
-                         machine_buffer_cap(m), p->threads[t].name, p->file,
+                         machine_buffer_cap(m), p->threads[t].name, ir_loc_file(p, in->loc),
                          in->loc.line, in->loc.col);
             continue;
         }
@@ -390,7 +390,7 @@ static void record_error(explore_result *res, const wmx_machine *m, const explor
         error_witness cand = { t, instr, tr->len, tr->steps, tr->events };
         if (!error_wanted(res, &cand))
             continue;
-        char *message = wmx_asprintf("%s:%d:%d: %s in %s: %s", p->file, in->loc.line, in->loc.col,
+        char *message = wmx_asprintf("%s:%d:%d: %s in %s: %s", ir_loc_file(p, in->loc), in->loc.line, in->loc.col,
                                      what, p->threads[t].name, in->text ? in->text : "");
         error_offer(res, &cand, message);
     }

@@ -511,7 +511,7 @@ static int cmd_run_one(int argc, char **argv, cmd_ctx *ctx)
         int ei = machine_error_instr(m, st, t);
         if (s == TS_ERROR && ei >= 0) {
             const ir_instr *in = &p->threads[t].instrs[ei];
-            fprintf(ctx->out, "%s:%d:%d: %s in %s: %s\n", p->file, in->loc.line, in->loc.col,
+            fprintf(ctx->out, "%s:%d:%d: %s in %s: %s\n", ir_loc_file(p, in->loc), in->loc.line, in->loc.col,
                     in->kind == I_ASSERT ? "assertion failed" : "runtime fault",
                     p->threads[t].name, in->text ? in->text : "");
             rc = EXIT_FAIL;

@@ -276,6 +276,23 @@ sed -i 's/  atomic_fetch_or(&v, 2);/  atomic_fetch_add(\&v, 2);/' "$tmp/inc/lib.
 (cd "$tmp" && "$WMX" transform inc/main.c) > "$tmp/c" 2> "$tmp/e"
 grep -q 'store .*void set(void) { w = 1; }' "$tmp/c" || bad "text of an #included line: $(cat "$tmp/c" "$tmp/e")"
 
+# unlocking a mutex the thread does not hold is an error (GenMC and Nidhugg
+# report it), located in the #included file where it is written
+printf '#include <pthread.h>\npthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nvoid *t(void *a) {\n  pthread_mutex_unlock(&m);\n  return a;\n}\n' > "$tmp/inc/unlock.c"
+printf '#include "unlock.c"\nint main(void) { pthread_t x; pthread_mutex_lock(&m); pthread_create(&x, 0, t, 0); pthread_join(x, 0); return 0; }\n' > "$tmp/inc/main2.c"
+(cd "$tmp" && "$WMX" explore inc/main2.c --model sc --algo odpor) > "$tmp/c" 2> "$tmp/e"; rc=$?
+[ "$rc" = 1 ] && grep -q '^inc/unlock.c:4:3: assertion failed in t: (pthread_mutex_unlock of a mutex this thread does not hold)' "$tmp/c" \
+    || bad "unlock by a thread that does not hold the mutex: rc=$rc $(grep -m1 assertion "$tmp/c") $(cat "$tmp/e")"
+sed -i 's/pthread_mutex_lock(&m); //' "$tmp/inc/main2.c"
+(cd "$tmp" && "$WMX" explore inc/main2.c --model sc --algo odpor) > "$tmp/c" 2> "$tmp/e"; rc=$?
+[ "$rc" = 1 ] || bad "unlock of a free mutex: rc=$rc, want 1"
+
+# byte arithmetic on pointers read at run time (container_of, char * steps):
+# 4 executions and no failed assert (a byte taken for a cell fails them)
+"$WMX" explore "$root/tests/c/features/byte-offsets.c" --model sc --algo odpor --json > "$tmp/c" 2> "$tmp/e"; rc=$?
+[ "$rc" = 0 ] && [ "$(counts "$tmp/c")" = "4 0" ] && grep -q '"errors": \[\]' "$tmp/c" \
+    || bad "byte-offsets.c: rc=$rc $(cat "$tmp/e") $(counts "$tmp/c"), want 4 0 and no failed assert"
+
 # a spin loop of two compare-exchanges joined by &&: 4 complete executions
 "$WMX" explore "$root/tests/c/features/cas-two-spin.c" --model sc --algo odpor --json > "$tmp/c"
 [ "$(counts "$tmp/c" | cut -d' ' -f1)" = 4 ] || bad "cas-two-spin: $(counts "$tmp/c"), want 4 complete executions"

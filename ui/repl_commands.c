@@ -71,7 +71,7 @@ static void print_final(cmd_ctx *ctx, const ui_session *s)
         int ei = machine_error_instr(s->m, st, t);
         if (machine_status(s->m, st, t) == TS_ERROR && ei >= 0) {
             const ir_instr *in = &p->threads[t].instrs[ei];
-            fprintf(ctx->out, "%s:%d:%d: assertion failed in %s: %s\n", p->file, in->loc.line,
+            fprintf(ctx->out, "%s:%d:%d: assertion failed in %s: %s\n", ir_loc_file(p, in->loc), in->loc.line,
                     in->loc.col, p->threads[t].name, in->text ? in->text : "");
         }
     }

@@ -6,7 +6,7 @@
 #include "ir.h"
 
 /* the source location every hand-built instruction gets */
-static const wmx_srcloc L = { 1, 1 };
+static const wmx_srcloc L = { 1, 1, 0 };
 
 /* [var] = v */
 static inline void store(wmx_program *p, int t, int var, wmx_val v)

@@ -12,7 +12,7 @@
 #include "explore.h"
 #include "lang.h"
 
-static const wmx_srcloc L = { 1, 1 };
+static const wmx_srcloc L = { 1, 1, 0 };
 
 /* a small deterministic generator (no global state) */
 static uint64_t next(uint64_t *s)
