@@ -1064,6 +1064,68 @@ static int fn_effects(LLVMValueRef fn, int depth)
     return e;
 }
 
+/* A header phi that only carries what a compare-exchange in loop k saw: from
+ * inside the loop, the exchange's old value or a load of its location (the
+ * "expected" of a CAS retry loop, GenMC's isPHIRelatedToCASCmp).  A time
+ * round whose exchange failed only read, so it may be blocked as waiting:
+ * another execution reads the newer value the first time. */
+static int carried_from_cas(finfo *f, int k, LLVMValueRef phi, LLVMValueRef v, int depth)
+{
+    int n = f->nblocks;
+    const unsigned char *in = f->inloop + (size_t)k * (size_t)n;
+    if (v == phi)
+        return 1;                           /* unchanged this time round */
+    if (!p_LLVMIsAInstruction(v) || depth > 8)
+        return 0;
+    int vb = pmap_get(&f->bidx, p_LLVMGetInstructionParent(v));
+    if (vb < 0 || !in[vb])
+        return 0;
+    switch (p_LLVMGetInstructionOpcode(v)) {
+    case LLVMPHI: {                         /* the ways of C's CAS lowering merge */
+        unsigned ni = p_LLVMCountIncoming(v);
+        for (unsigned j = 0; j < ni; j++)
+            if (!carried_from_cas(f, k, phi, p_LLVMGetIncomingValue(v, j), depth + 1))
+                return 0;
+        return 1;
+    }
+    case LLVMExtractValue: {
+        LLVMValueRef agg = p_LLVMGetOperand(v, 0);
+        if (!p_LLVMIsAInstruction(agg) || p_LLVMGetInstructionOpcode(agg) != LLVMAtomicCmpXchg ||
+            p_LLVMGetNumIndices(v) != 1 || p_LLVMGetIndices(v)[0] != 0)
+            return 0;
+        int ab = pmap_get(&f->bidx, p_LLVMGetInstructionParent(agg));
+        return ab >= 0 && in[ab];
+    }
+    case LLVMLoad:
+        /* a load of a location some exchange in the loop works on */
+        for (int b = 0; b < n; b++) {
+            if (!in[b])
+                continue;
+            for (LLVMValueRef x = p_LLVMGetFirstInstruction(f->blocks[b]); x; x = p_LLVMGetNextInstruction(x))
+                if (p_LLVMGetInstructionOpcode(x) == LLVMAtomicCmpXchg && p_LLVMGetOperand(x, 0) == p_LLVMGetOperand(v, 0))
+                    return 1;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static int phi_follows_cas(finfo *f, int k, LLVMValueRef phi)
+{
+    int n = f->nblocks;
+    const unsigned char *in = f->inloop + (size_t)k * (size_t)n;
+    unsigned ni = p_LLVMCountIncoming(phi);
+    for (unsigned j = 0; j < ni; j++) {
+        int from = pmap_get(&f->bidx, p_LLVMGetIncomingBlock(phi, j));
+        if (from < 0 || !in[from])
+            continue;                       /* the value the loop starts with */
+        if (!carried_from_cas(f, k, phi, p_LLVMGetIncomingValue(phi, j), 0))
+            return 0;
+    }
+    return 1;
+}
+
 static int cas_leaves_on_success(finfo *f, int k, int header, LLVMValueRef cas)
 {
     int n = f->nblocks;
@@ -1293,8 +1355,11 @@ static finfo *func_info(cfront *c, LLVMValueRef fn)
                         pure = 0;
                     break;
                 case LLVMPHI:
-                    if (b == h)
-                        pure = zne = 0;
+                    if (b == h) {
+                        zne = 0;
+                        if (!phi_follows_cas(f, k, x))
+                            pure = 0;
+                    }
                     break;
                 case LLVMCall: {
                     int e = call_effects(x, 0);

@@ -293,6 +293,19 @@ sed -i 's/pthread_mutex_lock(&m); //' "$tmp/inc/main2.c"
 [ "$rc" = 0 ] && [ "$(counts "$tmp/c")" = "4 0" ] && grep -q '"errors": \[\]' "$tmp/c" \
     || bad "byte-offsets.c: rc=$rc $(cat "$tmp/e") $(counts "$tmp/c"), want 4 0 and no failed assert"
 
+# a CAS retry loop that carries the failed exchange's value round (the
+# usual e = load(x); while (!CAS(&x, &e, e + 1));) is a spin loop too, as in
+# GenMC: 2 complete and 2 blocked for two threads (4 and 0 unrolled)
+cat > "$tmp/casphi.c" <<'EOC'
+#include <pthread.h>
+#include <stdatomic.h>
+atomic_int x;
+void *inc(void *a) { int e = atomic_load(&x); while (!atomic_compare_exchange_strong(&x, &e, e + 1)) ; return a; }
+int main(void) { pthread_t s, t; pthread_create(&s, 0, inc, 0); pthread_create(&t, 0, inc, 0); return 0; }
+EOC
+"$WMX" explore "$tmp/casphi.c" --model sc --algo odpor --json > "$tmp/c"
+[ "$(counts "$tmp/c")" = "2 2" ] || bad "CAS retry loop carrying the old value: $(counts "$tmp/c"), want 2 2"
+
 # a spin loop of two compare-exchanges joined by &&: 4 complete executions
 "$WMX" explore "$root/tests/c/features/cas-two-spin.c" --model sc --algo odpor --json > "$tmp/c"
 [ "$(counts "$tmp/c" | cut -d' ' -f1)" = 4 ] || bad "cas-two-spin: $(counts "$tmp/c"), want 4 complete executions"
