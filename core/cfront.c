@@ -956,9 +956,10 @@ static int value_if_success(LLVMValueRef v, LLVMValueRef cas, long *out, int dep
  * the same way). */
 /* Inline assembly that only orders memory: the x86 the models stand for.
  * mfence and a lock-prefixed instruction on the stack (the
- * "lock; addl $0,0(%rsp)" idiom) are a full fence; an empty asm (a compiler barrier), nop, pause, lfence
- * and sfence order nothing that x86-TSO does not already order.  Anything
- * else would need an x86 interpreter: refused by name. */
+ * "lock; addl $0,0(%rsp)" idiom) are a full fence; an empty asm (a
+ * compiler barrier), nop, pause, lfence and sfence order nothing that
+ * x86-TSO does not already order.  Anything else would need an x86
+ * interpreter: refused by name. */
 enum { ASM_UNSUPPORTED = -1, ASM_NOTHING = 0, ASM_FENCE = 1 };
 
 static int asm_kind(LLVMValueRef in)
@@ -968,7 +969,12 @@ static int asm_kind(LLVMValueRef in)
     q = q ? strchr(q, '"') : NULL;
     char code[200];
     size_t n = 0;
-    for (q = q ? q + 1 : NULL; q && *q && *q != '"' && n + 1 < sizeof code; q++) {
+    int whole = 1;
+    for (q = q ? q + 1 : NULL; q && *q && *q != '"'; q++) {
+        if (n + 1 >= sizeof code) {
+            whole = 0;          /* longer than any fence idiom */
+            break;
+        }
         if (q[0] == '\\' && q[1] && q[2]) {      /* \XX: a byte in hex */
             char hex[3] = { q[1], q[2], 0 };
             code[n++] = (char)strtol(hex, NULL, 16);
@@ -980,7 +986,7 @@ static int asm_kind(LLVMValueRef in)
     code[n] = '\0';
     int returns = p_LLVMGetTypeKind(p_LLVMTypeOf(in)) != LLVMVoidTypeKind;
     p_LLVMDisposeMessage(txt);
-    int fence = 0, ok = !returns, locked = 0;
+    int fence = 0, ok = !returns && whole, locked = 0;
     for (char *save = NULL, *ins = strtok_r(code, ";\n", &save); ins && ok; ins = strtok_r(NULL, ";\n", &save)) {
         while (*ins == ' ' || *ins == '\t')
             ins++;
@@ -1338,17 +1344,17 @@ static finfo *func_info(cfront *c, LLVMValueRef fn)
             continue;
         int k = f->header_of[h], pure = 1, zne = 1;
         unsigned char *in = f->inloop + (size_t)k * (size_t)n;
-        for (int b = 0; b < n && zne; b++) {
+        for (int b = 0; b < n && (pure || zne); b++) {
             if (!in[b])
                 continue;
-            for (LLVMValueRef x = p_LLVMGetFirstInstruction(f->blocks[b]); x && zne; x = p_LLVMGetNextInstruction(x)) {
+            for (LLVMValueRef x = p_LLVMGetFirstInstruction(f->blocks[b]); x && (pure || zne); x = p_LLVMGetNextInstruction(x)) {
                 switch (p_LLVMGetInstructionOpcode(x)) {
                 case LLVMStore: case LLVMFence: case LLVMAlloca:
                     pure = zne = 0;
                     break;
                 case LLVMAtomicRMW:
                     pure = 0;
-                    zne = p_LLVMGetAtomicRMWBinOp(x) == LLVMAtomicRMWBinOpXchg;
+                    zne = zne && p_LLVMGetAtomicRMWBinOp(x) == LLVMAtomicRMWBinOpXchg;
                     break;
                 case LLVMAtomicCmpXchg:
                     if (!cas_leaves_on_success(f, k, h, x))

@@ -305,6 +305,10 @@ int main(void) { pthread_t s, t; pthread_create(&s, 0, inc, 0); pthread_create(&
 EOC
 "$WMX" explore "$tmp/casphi.c" --model sc --algo odpor --json > "$tmp/c"
 [ "$(counts "$tmp/c")" = "2 2" ] || bad "CAS retry loop carrying the old value: $(counts "$tmp/c"), want 2 2"
+# ... but not when the retry also stores (here it counts its tries): 4 and 0
+sed -i 's/while (!atomic_compare_exchange_strong(&x, &e, e + 1)) ;/while (!atomic_compare_exchange_strong(\&x, \&e, e + 1)) tries++;/; s/^atomic_int x;/atomic_int x; int tries;/' "$tmp/casphi.c"
+"$WMX" explore "$tmp/casphi.c" --model sc --algo odpor --json > "$tmp/c"
+grep -q 'tries++' "$tmp/casphi.c" && [ "$(counts "$tmp/c")" = "4 0" ] || bad "CAS retry loop that stores: $(counts "$tmp/c"), want 4 0"
 
 # a spin loop of two compare-exchanges joined by &&: 4 complete executions
 "$WMX" explore "$root/tests/c/features/cas-two-spin.c" --model sc --algo odpor --json > "$tmp/c"
