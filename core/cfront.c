@@ -1021,16 +1021,22 @@ static int asm_kind(LLVMValueRef in)
  * as it was), EFFECT_ANY otherwise. */
 enum { EFFECT_NONE, EFFECT_RMW, EFFECT_ANY };
 
+static LLVMValueRef called_fn(LLVMValueRef call)
+{
+    LLVMValueRef f = p_LLVMGetCalledValue(call);
+    while (f && p_LLVMIsAConstantExpr(f) && p_LLVMGetConstOpcode(f) == LLVMBitCast)
+        f = p_LLVMGetOperand(f, 0);
+    return f && p_LLVMIsAFunction(f) ? f : NULL;
+}
+
 static int fn_effects(LLVMValueRef fn, int depth);
 
 static int call_effects(LLVMValueRef call, int depth)
 {
-    LLVMValueRef g = p_LLVMGetCalledValue(call);
-    if (g && p_LLVMIsAInlineAsm(g))
+    if (p_LLVMIsAInlineAsm(p_LLVMGetCalledValue(call)))
         return asm_kind(call) == ASM_NOTHING ? EFFECT_NONE : EFFECT_ANY;
-    while (g && p_LLVMIsAConstantExpr(g) && p_LLVMGetConstOpcode(g) == LLVMBitCast)
-        g = p_LLVMGetOperand(g, 0);
-    if (!g || !p_LLVMIsAFunction(g))
+    LLVMValueRef g = called_fn(call);
+    if (!g)
         return EFFECT_ANY;
     const char *gn = vname(g);
     if (strncmp(gn, "llvm.dbg.", 9) == 0 || strncmp(gn, "llvm.lifetime.", 14) == 0 ||
@@ -1669,6 +1675,12 @@ static cval define(cfront *c, LLVMValueRef v, int e)
     return r;
 }
 
+static int is_bitcast(LLVMValueRef v)
+{
+    return p_LLVMIsAInstruction(v) ? p_LLVMGetInstructionOpcode(v) == LLVMBitCast
+                                   : p_LLVMIsAConstantExpr(v) && p_LLVMGetConstOpcode(v) == LLVMBitCast;
+}
+
 /* The pointee of a pointer-typed value, NULL if it is not one. */
 static LLVMTypeRef pointee(LLVMValueRef v)
 {
@@ -1693,9 +1705,7 @@ static int byte_step_cells(cfront *c, LLVMValueRef g, long bytes)
     if (bytes < 0)
         for (LLVMUseRef u = p_LLVMGetFirstUse(g); u; u = p_LLVMGetNextUse(u)) {
             LLVMValueRef user = p_LLVMGetUser(u);
-            int cast = p_LLVMIsAInstruction(user) ? p_LLVMGetInstructionOpcode(user) == LLVMBitCast
-                     : p_LLVMIsAConstantExpr(user) && p_LLVMGetConstOpcode(user) == LLVMBitCast;
-            LLVMTypeRef t = cast ? pointee(user) : NULL;
+            LLVMTypeRef t = is_bitcast(user) ? pointee(user) : NULL;
             if (t && (p_LLVMGetTypeKind(t) == LLVMStructTypeKind || p_LLVMGetTypeKind(t) == LLVMArrayTypeKind)) {
                 int cell = byte_to_cell(c->td, t, -bytes);
                 if (cell > 0)
@@ -1703,9 +1713,7 @@ static int byte_step_cells(cfront *c, LLVMValueRef g, long bytes)
             }
         }
     LLVMValueRef b = p_LLVMGetOperand(g, 0);
-    int cast = p_LLVMIsAInstruction(b) ? p_LLVMGetInstructionOpcode(b) == LLVMBitCast
-             : p_LLVMIsAConstantExpr(b) && p_LLVMGetConstOpcode(b) == LLVMBitCast;
-    LLVMTypeRef t = cast ? pointee(p_LLVMGetOperand(b, 0)) : NULL;
+    LLVMTypeRef t = is_bitcast(b) ? pointee(p_LLVMGetOperand(b, 0)) : NULL;
     if (!t)
         return INT_MIN;
     LLVMTypeKind k = p_LLVMGetTypeKind(t);
@@ -1753,8 +1761,7 @@ static int null_gep_bytes(cfront *c, LLVMValueRef g, long *out)
 
 static cval gep_apply(cfront *c, cval base, LLVMTypeRef srcty, LLVMValueRef g, unsigned first, unsigned nidx)
 {
-    if (p_LLVMGetTypeKind(srcty) == LLVMIntegerTypeKind && p_LLVMGetIntTypeWidth(srcty) == 8 && nidx == 1 &&
-        first == 1) {
+    if (p_LLVMGetTypeKind(srcty) == LLVMIntegerTypeKind && p_LLVMGetIntTypeWidth(srcty) == 8 && nidx == 1) {
         cval idx = val(c, p_LLVMGetOperand(g, first));
         if (base.kind == CV_PTR && base.offx < 0 && c->objs[base.obj].type) {
             /* a byte offset into a known object */
@@ -1996,13 +2003,6 @@ static int is_error_fn(const char *n)
            strcmp(n, "__assert_rtn") == 0 || strcmp(n, "reach_error") == 0;
 }
 
-static LLVMValueRef called_fn(LLVMValueRef call)
-{
-    LLVMValueRef f = p_LLVMGetCalledValue(call);
-    while (f && p_LLVMIsAConstantExpr(f) && p_LLVMGetConstOpcode(f) == LLVMBitCast)
-        f = p_LLVMGetOperand(f, 0);
-    return f && p_LLVMIsAFunction(f) ? f : NULL;
-}
 
 static int fn_is_sink(cfront *c, LLVMValueRef fn, int depth);
 
