@@ -59,8 +59,21 @@ void *wmx_table_calloc(size_t count, size_t size)
     if (size && count > SIZE_MAX / size)
         return oom(SIZE_MAX);
     size_t n = count * size;
-    if (n < WMX_HUGE_BLOCK / 2)
-        return wmx_calloc(count, size);
+    if (n < WMX_HUGE_BLOCK / 2) {
+        if (n < 64 << 10)
+            return wmx_calloc(count, size);
+        /* not calloc: its fresh pages are the kernel's shared zero page
+         * until written, and a table read before it is written (a hash
+         * probe, key |= bits) then takes a second fault per page, whose
+         * copy flushes the TLB of every CPU the other workers run on */
+        char *p = wmx_malloc(n);
+        /* a write to each page first: the compiler turns malloc + memset
+         * back into calloc */
+        for (size_t i = 0; i < n; i += 4096)
+            ((volatile char *)p)[i] = 0;
+        memset(p, 0, n);
+        return p;
+    }
     void *p = huge_table(n);
     memset(p, 0, n);
     return p;
