@@ -23,7 +23,10 @@ void *wmx_huge_block(void);
  * whole huge blocks and aligned to them, so its pages fault in 2 MiB at a
  * time: malloc's big blocks are page- but not huge-aligned, and under a
  * virtual machine every 4 KiB fault (and the unmapping of the old table)
- * costs both workers of --jobs 2.  Freed with free(). */
+ * costs both workers of --jobs 2.  From 64 KiB up the table is zeroed by
+ * writing it, never left to the kernel's zero page: a table read before it
+ * is written then faults twice a page, the second time with a TLB flush
+ * on every CPU the process runs on.  Freed with free(). */
 void *wmx_table_calloc(size_t count, size_t size);
 void *wmx_table_grow(void *p, size_t old, size_t n);
 char *wmx_strdup(const char *s);
