@@ -3791,6 +3791,7 @@ static void translate_program(cfront *c, const char *name, const char *path)
 {
     c->p = ir_program_new(name, path, "wmx");
     c->p->unroll = c->unroll;
+    c->p->observed_shown_only = true;
     add_globals(c);
     int nglobal_vars = c->p->nvars;
     LLVMValueRef mainf = p_LLVMGetNamedFunction(c->mod, "main");

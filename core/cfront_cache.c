@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define CACHE_MAGIC "wmx-cfront-cache 2\n"
+#define CACHE_MAGIC "wmx-cfront-cache 3\n"
 
 /* ---- hashing: two FNV-1a streams, 128 bits --------------------------- */
 
@@ -319,6 +319,7 @@ unsigned char *cfront_cache_encode(const wmx_program *p, size_t *len)
     put_i32(&b, p->pgas_nranks_reg);
     put_i32(&b, p->pgas_queues);
     put_i32(&b, p->unroll);
+    put_i32(&b, p->observed_shown_only);
     *len = b.n;
     return b.p;
 }
@@ -503,6 +504,7 @@ wmx_program *cfront_cache_decode(const unsigned char *buf, size_t len)
     p->pgas_nranks_reg = get_i32(&b);
     p->pgas_queues = get_i32(&b);
     p->unroll = get_i32(&b);
+    p->observed_shown_only = get_i32(&b) != 0;
     if (b.bad || b.at != b.n || !p->name || !p->file || !p->arch) {
         ir_program_free(p);
         return NULL;

@@ -193,6 +193,10 @@ typedef struct wmx_program {
     char *cond_text;     /* the condition as written, for reports */
     int nobserved;       /* extra observed locations (herd `locations [...]`) */
     cond_lhs *observed;
+    /* The observed memory locations are shown, not read: a C program's
+     * globals are listed in its final states, but no read of the program
+     * sees their final values (see explore_observed_shown_only). */
+    bool observed_shown_only;
     /* PGAS programs (`ranks N; spmd {...}`): pgas_ranks > 0, one thread
      * (the spmd code) that every rank runs; `rank` and `nranks` are
      * registers of it that the PGAS machine sets per rank. */

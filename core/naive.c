@@ -76,7 +76,7 @@ static void dfs_run(dfs *d, int base, const explore_opts *opts, explore_result *
             /* maximal trace */
             explore_trace tr = { depth, d->steps, d->events, STATE(d, depth),
                                  machine_is_blocked(m, STATE(d, depth)),
-                                 machine_has_error(m, STATE(d, depth)) };
+                                 machine_has_error(m, STATE(d, depth)), false };
             explore_result_add_trace(res, m, &tr);
             if (opts->on_trace)
                 opts->on_trace(&tr, opts->ud);

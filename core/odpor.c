@@ -1058,7 +1058,7 @@ static void maximal(odpor_state *s)
     int n = s->depth;
     void *fin = STATE(s, n);
     explore_trace tr = { n, s->steps, s->events, fin,
-                         machine_is_blocked(s->m, fin), machine_has_error(s->m, fin) };
+                         machine_is_blocked(s->m, fin), machine_has_error(s->m, fin), false };
     explore_result_add_trace(s->res, s->m, &tr);
     if (s->opts->on_trace)
         s->opts->on_trace(&tr, s->opts->ud);

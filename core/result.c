@@ -119,6 +119,11 @@ static int lhs_cmp(const void *pa, const void *pb, void *ctx)
     return c ? c : a->cell - b->cell;
 }
 
+bool explore_observed_shown_only(const wmx_program *p)
+{
+    return p->observed_shown_only || (p->quant == Q_NONE && p->nobserved == 0);
+}
+
 void explore_result_init(explore_result *res, const wmx_program *p,
                          wmx_model model, explore_algo algo)
 {
@@ -396,9 +401,18 @@ static void record_error(explore_result *res, const wmx_machine *m, const explor
     }
 }
 
+static void add_final_state(explore_result *res, const wmx_machine *m, const explore_trace *tr,
+                            bool counted);
+
 void explore_result_add_trace(explore_result *res, const wmx_machine *m, const explore_trace *tr)
 {
     const wmx_program *p = res->prog;
+    if (tr->ending) {
+        /* the class and its error are counted; the state is one more it can end in */
+        if (!tr->blocked)
+            add_final_state(res, m, tr, false);
+        return;
+    }
     if (tr->blocked) {
         res->blocked++;
         for (int t = 0; t < p->nthreads; t++) {
@@ -416,8 +430,15 @@ void explore_result_add_trace(explore_result *res, const wmx_machine *m, const e
     if (tr->error)
         record_error(res, m, tr);
     /* herd counts only executions that complete; blocked ones have no final state */
-    if (tr->blocked)
-        return;
+    if (!tr->blocked)
+        add_final_state(res, m, tr, true);
+}
+
+/* counted: the trace is a class of its own (the proposition's tally) */
+static void add_final_state(explore_result *res, const wmx_machine *m, const explore_trace *tr,
+                            bool counted)
+{
+    const wmx_program *p = res->prog;
     const wmx_val *mem = machine_memory(m, tr->final_state);
     int n = res->nobserved;
     wmx_val stackv[64];
@@ -437,9 +458,9 @@ void explore_result_add_trace(explore_result *res, const wmx_machine *m, const e
         if (regs != regs_stack)
             free(regs);
     }
-    if (sat)
+    if (counted && sat)
         res->positive++;
-    else
+    else if (counted)
         res->negative++;
     add_state(res, vals, sat, 1);
     if (vals != stackv)

@@ -33,6 +33,10 @@ typedef struct explore_trace {
     const void *final_state;     /* machine state at the end */
     bool blocked;
     bool error;
+    /* another final state of the class reported just before (the same
+     * events and reads, another final writer of a location that is only
+     * shown, see explore_observed_shown_only): not a class of its own */
+    bool ending;
 } explore_trace;
 
 typedef struct explore_progress {
@@ -132,11 +136,20 @@ typedef struct explore_result {
 void explore_stop(explore_result *res, const char *reason, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Whether the final values of memory that res records are only shown: a C
+ * program's globals, or every cell of a program that names nothing (no
+ * condition, no `locations`).  rfsmc and rfstate then count a reads-from
+ * class once, however many final states it can end in, as Nidhugg's --rf
+ * counts it; a location that a condition or `locations` names is read
+ * after the end, and its final writer is part of the class. */
+bool explore_observed_shown_only(const wmx_program *p);
+
 /* Prepares `res` for a run of `prog`. */
 void explore_result_init(explore_result *res, const wmx_program *prog,
                          wmx_model model, explore_algo algo);
 void explore_result_free(explore_result *res);
-/* Records one maximal trace ending in `final_state` of machine m. */
+/* Records one maximal trace ending in `final_state` of machine m; of an
+ * ending (tr->ending), only its final state. */
 void explore_result_add_trace(explore_result *res, const wmx_machine *m,
                               const explore_trace *tr);
 /* Adds what src counted and found to dst (a parallel run's workers' results

@@ -167,6 +167,10 @@ typedef struct rs {
     size_t evcap;
     long refuted;
     long nodes, empty;     /* traces run; those that were no class */
+    /* the current graph has been counted: its other final writers of
+     * locations that are only shown are endings, not classes */
+    bool graph_counted;
+    bool shown_only;       /* explore_observed_shown_only */
     int *pairs;
     int pcap;
     long checks;
@@ -605,8 +609,11 @@ static wmx_val pos_value(const wmx_exec *x, int cell, int pos)
 
 static void queue_trace(rs *r, const explore_trace *tr);
 
-static void add_trace(rs *r, const explore_trace *tr)
+static void add_trace(rs *r, const explore_trace *class_tr)
 {
+    explore_trace t = *class_tr, *tr = &t;
+    t.ending = r->graph_counted && r->shown_only;
+    r->graph_counted = true;
     explore_result_add_trace(r->res, r->mm, tr);
     if (!r->direct)
         queue_trace(r, tr);
@@ -635,7 +642,7 @@ static void report_witness(rs *r)
     }
     r->res->events += len;
     explore_trace tr = { len, r->rsteps, r->rev, r->rstate,
-                         machine_is_blocked(m, r->rstate), machine_has_error(m, r->rstate) };
+                         machine_is_blocked(m, r->rstate), machine_has_error(m, r->rstate), false };
     add_trace(r, &tr);
 }
 
@@ -734,7 +741,7 @@ static void final_writers(rs *r)
 {
     const void *st = r->mstate;
     explore_trace tr = { r->tlen, r->steps, r->events, r->mstate,
-                         machine_is_blocked(r->mm, st), machine_has_error(r->mm, st) };
+                         machine_is_blocked(r->mm, st), machine_has_error(r->mm, st), false };
     if (r->nobs == 0) {
         add_trace(r, &tr);
         return;
@@ -831,6 +838,7 @@ static void final_writers(rs *r)
 static void finish_graph(rs *r)
 {
     const void *st = r->mstate;
+    r->graph_counted = false;
     fin f;
     memset(&f, 0, sizeof f);
     f.w = wmx_malloc((size_t)(r->nthreads ? r->nthreads : 1) * sizeof *f.w);
@@ -1887,7 +1895,7 @@ static void queue_trace(rs *r, const explore_trace *tr)
     }
     o->state = wmx_malloc(r->mss);
     memcpy(o->state, tr->final_state, r->mss);
-    o->tr = (explore_trace){ tr->len, o->steps, o->events, o->state, tr->blocked, tr->error };
+    o->tr = (explore_trace){ tr->len, o->steps, o->events, o->state, tr->blocked, tr->error, tr->ending };
 }
 
 /* ---- which awaits can stay waiting for ever ---- */
@@ -2160,6 +2168,7 @@ rfsmc_iter *rfsmc_iter_new(const wmx_program *prog, const explore_opts *opts,
     r->tmpcount = wmx_calloc(nt, sizeof *r->tmpcount);
     r->tmpcone = wmx_calloc(nt, sizeof *r->tmpcone);
     r->evstart = wmx_calloc(nt, sizeof *r->evstart);
+    r->shown_only = explore_observed_shown_only(prog);
     r->obs = wmx_malloc((size_t)(res->nobserved ? res->nobserved : 1) * sizeof *r->obs);
     for (int i = 0; i < res->nobserved; i++)
         if (res->observed[i].thread < 0)

@@ -123,7 +123,8 @@ int explore_rfstate(const wmx_program *prog, const explore_opts *opts,
     frame *frames = wmx_malloc((size_t)(cap + 1) * sizeof *frames);
     wmx_transition *steps = wmx_malloc((size_t)(cap + 1) * sizeof *steps);
     wmx_event *events = wmx_malloc((size_t)(cap + 1) * sizeof *events);
-    fpset visited = { 0 }, classes = { 0 };
+    fpset visited = { 0 }, classes = { 0 }, counted_classes = { 0 };
+    bool shown_only = explore_observed_shown_only(prog);
     explore_clock clk;
     explore_clock_start(&clk, opts);
     /* observer reads: the final writer of each observed memory cell */
@@ -141,15 +142,17 @@ int explore_rfstate(const wmx_program *prog, const explore_opts *opts,
         frame *f = &frames[depth];
         if (f->nenabled == 0 && f->next == 0) {
             f->next = 1;
-            fp cls = f->hist;
+            bool blocked = machine_is_blocked(m, ST(depth));
+            fp cls = fp_read(f->hist, blocked, 0);
+            /* locations only shown: the class without them is counted,
+             * each of its final writers of them is an ending */
+            bool counted = !shown_only || fpset_add(&counted_classes, cls);
             const wmx_eid *writer = machine_memory_writer(m, ST(depth));
             for (int i = 0; i < nobs; i++)
                 cls = fp_read(cls, EID_MAKE(WMX_MAX_THREADS, i), writer[obs[i]]);
-            bool blocked = machine_is_blocked(m, ST(depth));
-            cls = fp_read(cls, blocked, 0);
             if (fpset_add(&classes, cls)) {
                 explore_trace tr = { depth, steps, events, ST(depth), blocked,
-                                     machine_has_error(m, ST(depth)) };
+                                     machine_has_error(m, ST(depth)), !counted };
                 explore_result_add_trace(res, m, &tr);
                 if (opts->on_trace)
                     opts->on_trace(&tr, opts->ud);
@@ -196,6 +199,7 @@ int explore_rfstate(const wmx_program *prog, const explore_opts *opts,
     free(obs);
     free(visited.slots);
     free(classes.slots);
+    free(counted_classes.slots);
     free(states);
     free(enabled);
     free(frames);

@@ -158,7 +158,7 @@ int explore_stateful(const wmx_program *prog, const explore_opts *opts,
             /* a leaf seen for the first time: it carries one trace */
             long pos = res->positive;
             explore_trace tr = { depth, steps, events, ST(depth),
-                                 machine_is_blocked(m, ST(depth)), machine_has_error(m, ST(depth)) };
+                                 machine_is_blocked(m, ST(depth)), machine_has_error(m, ST(depth)), false };
             explore_result_add_trace(res, m, &tr);
             if (opts->on_trace)
                 opts->on_trace(&tr, opts->ud);

@@ -48,7 +48,9 @@ must iriw-fr 'reads a value that is then overwritten by (fr)' "$tmp/iriw.out"
 
 # 5. a capped executions list says so, and repeats its summary last
 { echo "name many"; echo "var x = 0, y = 0;"
-  for i in 1 2 3 4 5; do echo "thread P$i { x = $i; r0 = y; y = $i; r1 = x; }"; done; } > "$tmp/many.wmx"
+  for i in 1 2 3 4 5; do echo "thread P$i { x = $i; r0 = y; y = $i; r1 = x; }"; done
+  # named, so that x's and y's final writers split classes: a class per outcome
+  echo "locations [x, y, P1:r0, P1:r1, P2:r0, P2:r1, P3:r0, P3:r1, P4:r0, P4:r1, P5:r0, P5:r1];"; } > "$tmp/many.wmx"
 printf 'explore --model sc --max-traces 12000\n' > "$tmp/many.wmxs"
 "$WMX" --script "$tmp/many.wmxs" "$tmp/many.wmx" > "$tmp/many.out" 2>&1
 must capped 'list capped at 10000: 2000 traces of other outcomes not listed' "$tmp/many.out"

@@ -586,8 +586,10 @@ static void explore_trace_cb(const explore_trace *tr, void *ud)
             c = &l->v[i];
     if (!c) {
         if (l->n >= UI_EXEC_LIST_CAP) {
-            l->unlisted++;
-            l->traces++;
+            if (!tr->ending) {          /* an ending is no trace of its own */
+                l->unlisted++;
+                l->traces++;
+            }
             return;
         }
         if (l->n == l->cap) {
@@ -618,7 +620,8 @@ static void explore_trace_cb(const explore_trace *tr, void *ud)
         }
     }
     c->count++;
-    l->traces++;
+    if (!tr->ending)
+        l->traces++;
     if (c->ntraces < UI_TRACES_PER_CLASS) {
         ui_trace *t = &c->traces[c->ntraces++];
         t->len = tr->len;

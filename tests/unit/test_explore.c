@@ -80,7 +80,15 @@ static wmx_program *gen(uint64_t *rng)
             ir_add_instr(p, t, &in);
         }
     }
-    /* observe everything: no condition */
+    /* every other program names x and y (`locations [x, y]`): their final
+     * writers are part of a class; the others name nothing, so every cell
+     * is shown and none splits a class */
+    if (pick(rng, 2)) {
+        for (int v = 0; v < nv; v++) {
+            p->observed = wmx_realloc(p->observed, (size_t)(p->nobserved + 1) * sizeof *p->observed);
+            p->observed[p->nobserved++] = (cond_lhs){ -1, -1, p->vars[v].base };
+        }
+    }
     return p;
 }
 
@@ -161,7 +169,8 @@ START_TEST(differential)
             rfset classes = { 0 };
             explore_result observed;      /* only for its observed locations */
             explore_result_init(&observed, p, o.model, ALGO_NAIVE);
-            classes.nobs = observed.nobserved;
+            /* locations only shown are not part of a class */
+            classes.nobs = explore_observed_shown_only(p) ? 0 : observed.nobserved;
             classes.obs = observed.observed;
             classes.m = m;
             o.on_trace = on_trace;
