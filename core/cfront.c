@@ -2003,7 +2003,6 @@ static int is_error_fn(const char *n)
            strcmp(n, "__assert_rtn") == 0 || strcmp(n, "reach_error") == 0;
 }
 
-
 static int fn_is_sink(cfront *c, LLVMValueRef fn, int depth);
 
 /* A block that fails an assertion before anything else happens. */

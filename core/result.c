@@ -401,39 +401,6 @@ static void record_error(explore_result *res, const wmx_machine *m, const explor
     }
 }
 
-static void add_final_state(explore_result *res, const wmx_machine *m, const explore_trace *tr,
-                            bool counted);
-
-void explore_result_add_trace(explore_result *res, const wmx_machine *m, const explore_trace *tr)
-{
-    const wmx_program *p = res->prog;
-    if (tr->ending) {
-        /* the class and its error are counted; the state is one more it can end in */
-        if (!tr->blocked)
-            add_final_state(res, m, tr, false);
-        return;
-    }
-    if (tr->blocked) {
-        res->blocked++;
-        for (int t = 0; t < p->nthreads; t++) {
-            if (machine_status(m, tr->final_state, t) != TS_BLOCKED)
-                continue;
-            int pc = machine_pc(m, tr->final_state, t);
-            if (pc >= 0 && pc < p->threads[t].ninstrs && p->threads[t].instrs[pc].bound_cut) {
-                res->bound_cut++;
-                break;
-            }
-        }
-    } else {
-        res->traces++;
-    }
-    if (tr->error)
-        record_error(res, m, tr);
-    /* herd counts only executions that complete; blocked ones have no final state */
-    if (!tr->blocked)
-        add_final_state(res, m, tr, true);
-}
-
 /* counted: the trace is a class of its own (the proposition's tally) */
 static void add_final_state(explore_result *res, const wmx_machine *m, const explore_trace *tr,
                             bool counted)
@@ -465,6 +432,36 @@ static void add_final_state(explore_result *res, const wmx_machine *m, const exp
     add_state(res, vals, sat, 1);
     if (vals != stackv)
         free(vals);
+}
+
+void explore_result_add_trace(explore_result *res, const wmx_machine *m, const explore_trace *tr)
+{
+    const wmx_program *p = res->prog;
+    if (tr->ending) {
+        /* the class and its error are counted; the state is one more it can end in */
+        if (!tr->blocked)
+            add_final_state(res, m, tr, false);
+        return;
+    }
+    if (tr->blocked) {
+        res->blocked++;
+        for (int t = 0; t < p->nthreads; t++) {
+            if (machine_status(m, tr->final_state, t) != TS_BLOCKED)
+                continue;
+            int pc = machine_pc(m, tr->final_state, t);
+            if (pc >= 0 && pc < p->threads[t].ninstrs && p->threads[t].instrs[pc].bound_cut) {
+                res->bound_cut++;
+                break;
+            }
+        }
+    } else {
+        res->traces++;
+    }
+    if (tr->error)
+        record_error(res, m, tr);
+    /* herd counts only executions that complete; blocked ones have no final state */
+    if (!tr->blocked)
+        add_final_state(res, m, tr, true);
 }
 
 static int vals_cmp(const wmx_val *a, const wmx_val *b, int n)

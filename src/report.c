@@ -195,8 +195,9 @@ void report_text(FILE *out, const explore_result *res)
     fprintf(out, "Test %s under %s, algorithm %s\n", p->name, model_name(res->model),
             algo_name(res->algo));
     fprintf(out, "  %ld trace%s, %ld blocked, %ld events, %.3f s%s%s%s\n", res->traces,
-            res->traces == 1 ? "" : "s", res->blocked, res->events, res->time_s, res->complete ? "" : "  (PARTIAL: stopped: ",
-            res->complete ? "" : report_stop_text(res), res->complete ? "" : ")");
+            res->traces == 1 ? "" : "s", res->blocked, res->events, res->time_s,
+            res->complete ? "" : "  (PARTIAL: stopped: ", res->complete ? "" : report_stop_text(res),
+            res->complete ? "" : ")");
     fprintf(out, "States %d\n", res->nstates);
     state_keys keys;
     state_keys_init(&keys, res);
