@@ -2073,11 +2073,12 @@ static void emit_mutex(cfront *c, cval m, const char *what, LLVMValueRef call, i
     in.dst = r;
     in.e1 = e_const(c, 0);
     in.e2 = e_const(c, owner);
+    /* lock: the thread waits while another holds the mutex, as in Nidhugg
+     * and GenMC; a CAS that could fail and then block would add an
+     * execution per attempt on a held mutex */
+    in.blocking = strcmp(what, "lock") == 0;
     emit(c, &in, NULL);
-    if (strcmp(what, "lock") == 0) {
-        ir_instr as = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0, 0 });
-        as.e1 = e_bin(c, OP_EQ, ir_reg(c->p, r), e_const(c, 0));
-        emit(c, &as, "(the mutex is free)");
+    if (in.blocking) {
         set_val(c, call, cv_const(0));
     } else {
         /* trylock: 0 on success, `busy` otherwise */

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define CACHE_MAGIC "wmx-cfront-cache 3\n"
+#define CACHE_MAGIC "wmx-cfront-cache 4\n"
 
 /* ---- hashing: two FNV-1a streams, 128 bits --------------------------- */
 
@@ -270,6 +270,7 @@ unsigned char *cfront_cache_encode(const wmx_program *p, size_t *len)
             put_i32(&b, in->loc.file);
             put_str(&b, in->text);
             put_i32(&b, in->bound_cut);
+            put_i32(&b, in->blocking);
         }
         put_i32(&b, th->nloops);
         for (int l = 0; l < th->nloops; l++) {
@@ -443,6 +444,7 @@ wmx_program *cfront_cache_decode(const unsigned char *buf, size_t len)
             in->loc.file = get_i32(&b);
             in->text = get_str(&b);
             in->bound_cut = get_i32(&b) != 0;
+            in->blocking = get_i32(&b) != 0;
         }
         int nl = get_count(&b, 16);
         th->loops = wmx_calloc((size_t)(nl ? nl : 1), sizeof *th->loops);

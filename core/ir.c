@@ -322,6 +322,11 @@ const char *ir_cell_name(const wmx_program *p, int cell, char *buf, size_t n)
     return buf;
 }
 
+bool ir_waits(const ir_instr *in)
+{
+    return in->kind == I_AWAIT || (in->kind == I_CAS && in->blocking);
+}
+
 bool ir_is_visible(const ir_instr *in)
 {
     switch (in->kind) {

@@ -80,7 +80,8 @@ typedef enum ir_kind {
     I_XCHG,     /* dst = [addr]; [addr] = e1               (atomic, fences) */
     I_FAA,      /* dst = [addr]; [addr] = [addr] + e1      (atomic, fences) */
     I_CAS,      /* dst = [addr]; if dst == e1 then [addr] = e2 (atomic, fences);
-                   dst2 (if >= 0) = 1 on success, 0 on failure */
+                   dst2 (if >= 0) = 1 on success, 0 on failure; a `blocking`
+                   CAS waits until [addr] == e1 instead of failing */
     I_AWAIT,    /* block until ([addr] cmp e1) holds, then dst = [addr] */
     I_ASSUME,   /* block the thread forever unless e1 != 0 */
     I_ASSERT,   /* assertion violation unless e1 != 0 */
@@ -106,6 +107,8 @@ typedef struct ir_instr {
     wmx_srcloc loc;      /* where it was written */
     char *text;          /* source text of the instruction, for display */
     bool bound_cut;      /* ASSUME(0) where the C front end's --unroll cut a loop */
+    bool blocking;       /* CAS: enabled only when it would succeed (a mutex lock,
+                            as Nidhugg and GenMC block a thread at a held lock) */
 } ir_instr;
 
 /* A bounded loop, recorded for display and for loop rewrites (PLP).
@@ -257,6 +260,9 @@ int ir_cell_var(const wmx_program *p, int cell);
 
 /* True when the instruction touches shared memory or orders it. */
 bool ir_is_visible(const ir_instr *in);
+/* Whether the instruction can wait for memory to change: an await, or a
+ * blocking CAS (a lock); a thread stopped at one that cannot pass waits. */
+bool ir_waits(const ir_instr *in);
 
 /* Evaluates the condition's proposition on a final state. */
 bool ir_cond_eval(const wmx_program *p, int c, const wmx_val *const *regs,

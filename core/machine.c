@@ -43,6 +43,7 @@ struct wmx_machine {
     int *reg_off;            /* first register of each thread in regs[] */
     int nregs_total;
     size_t off_mem, off_bufs, off_ts, off_writer, size;
+    bool locks_fail;         /* machine_set_locks_fail */
 };
 
 const char *model_name(wmx_model m)
@@ -170,6 +171,11 @@ wmx_machine *machine_new(const wmx_program *prog, wmx_model model, wmx_error *er
     off += align8((size_t)m->ncells * sizeof(wmx_eid));
     m->size = off ? off : 8;
     return m;
+}
+
+void machine_set_locks_fail(wmx_machine *m)
+{
+    m->locks_fail = true;
 }
 
 void machine_free(wmx_machine *m)
@@ -346,8 +352,18 @@ static bool step_enabled(const wmx_machine *m, void *s, int t)
         return true;
     case I_STORE:
         return true;        /* a full buffer is reported by do_step */
-    case I_FENCE: case I_XCHG: case I_FAA: case I_CAS:
+    case I_FENCE: case I_XCHG: case I_FAA:
         return !relaxed || ts->nbuf == 0;
+    case I_CAS: {
+        if (relaxed && ts->nbuf != 0)
+            return false;
+        if (!in->blocking || m->locks_fail)
+            return true;
+        /* a lock: only when it would succeed (the buffer is empty) */
+        wmx_val *regs = regs_of(m, s, t);
+        int cell = addr_cell(m->prog, &in->addr, regs);
+        return cell < 0 || mem_of(m, s)[cell] == eval(m->prog, in->e1, regs);
+    }
     case I_AWAIT: {
         wmx_val *regs = regs_of(m, s, t);
         int cell = addr_cell(m->prog, &in->addr, regs);
@@ -540,6 +556,14 @@ static void do_step(const wmx_machine *m, void *s, int t, wmx_event *evout)
             regs[in->dst] = old;
         if (in->kind == I_CAS && in->dst2 >= 0)
             regs[in->dst2] = ev.wrote;
+        if (in->kind == I_CAS && in->blocking && !ev.wrote) {
+            /* machine_set_locks_fail: a lock of a held mutex */
+            ts->nevents++;
+            stop_thread(ts, TS_BLOCKED, ts->pc);
+            if (evout)
+                *evout = ev;
+            return;
+        }
         break;
     }
     default:

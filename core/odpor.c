@@ -79,6 +79,13 @@ odpor_event odpor_event_of(const wmx_program *p, const wmx_event *ev, bool *cons
     case EV_RMW:
         o.reads = true;
         o.writes = ev->wrote;
+        if (ev->instr >= 0 && p->threads[ev->thread].instrs[ev->instr].kind == I_CAS &&
+            p->threads[ev->thread].instrs[ev->instr].blocking) {
+            /* a lock: an await that writes once it passes (a blocked one,
+             * stepped on scratch for the race analysis, reads only) */
+            o.await = true;
+            o.writes = true;
+        }
         if (faa_unused && ev->instr >= 0 &&
             p->threads[ev->thread].instrs[ev->instr].kind == I_FAA)
             o.faa_unused = faa_unused[ev->thread][ev->instr];

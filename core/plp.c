@@ -475,7 +475,9 @@ char *plp_format(const wmx_program *p, const plp_result *res)
             char extra[64] = "";
             if (in->kind == I_JUMP)
                 snprintf(extra, sizeof extra, " -> %d", in->target);
-            EMIT("  %3d %-6s %-40s%s", i, kind_name(in->kind), in->text ? in->text : "", extra);
+            /* a blocking CAS is a lock: it waits rather than fails */
+            EMIT("  %3d %-6s %-40s%s", i, in->kind == I_CAS && in->blocking ? "lock" : kind_name(in->kind),
+                 in->text ? in->text : "", extra);
             if (ch)
                 EMIT("   // PLP: was %s", kind_name(ch->from));
             EMIT("\n");

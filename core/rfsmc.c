@@ -86,6 +86,7 @@ typedef struct decision {
     wmx_eid ev;            /* the read (thread, index) */
     int thread;
     bool is_await;
+    bool is_lock;          /* an await that is a lock: any source (see finish_graph) */
     int cell;
     ir_op cmp;
     wmx_val operand;
@@ -124,6 +125,8 @@ typedef struct rs {
     wmx_model model;
     wmx_machine *lm;       /* SC machine: thread-local interpreter */
     wmx_machine *mm;       /* the model's machine */
+    /* the program has locks (blocking CASes, see finish_graph) */
+    bool locks;
     size_t lss, mss;
     int nthreads;
     graph g, ng;           /* current graph, scratch for the next one */
@@ -179,6 +182,7 @@ typedef struct rs {
     int *woff;
     wmx_val *wvals;
     unsigned char *sure;
+    unsigned char *released;   /* per cell: ends at 0 in every class (find_released) */
     /* the current graph's writes by cell, thread by thread in program
      * order: gw[gwoff[c]..gwoff[c+1]) (built by index_writes) */
     int *gwoff;
@@ -721,14 +725,16 @@ static void await_at(rs *r, const void *st, int t, waiter *w)
     const wmx_program *p = r->prog;
     const ir_instr *in = &p->threads[t].instrs[machine_pc(r->mm, st, t)];
     const wmx_val *regs = machine_regs(r->mm, st, t);
-    *w = (waiter){ t, ir_address_cell(p, &in->addr, regs), in->cmp,
+    *w = (waiter){ t, ir_address_cell(p, &in->addr, regs), in->kind == I_CAS ? OP_EQ : in->cmp,
                    ir_eval(p, in->e1, regs, NULL) };
 }
 
+/* at an await, or at a lock (a blocking CAS: an await for e1 that then
+ * writes) */
 static bool at_await(rs *r, const void *st, int t)
 {
     return machine_status(r->mm, st, t) == TS_RUNNING &&
-           r->prog->threads[t].instrs[machine_pc(r->mm, st, t)].kind == I_AWAIT;
+           ir_waits(&r->prog->threads[t].instrs[machine_pc(r->mm, st, t)]);
 }
 
 static bool greedy_witness_obs(rs *r, const graph *g, const wmx_eid *obs_w);
@@ -839,6 +845,11 @@ static void finish_graph(rs *r)
 {
     const void *st = r->mstate;
     r->graph_counted = false;
+    if (r->locks)
+        for (int t = 0; t < r->nthreads; t++)
+            if (machine_status(r->mm, st, t) == TS_BLOCKED &&
+                ir_waits(&r->prog->threads[t].instrs[machine_pc(r->mm, st, t)]))
+                return;     /* a lock that failed: a way to other classes, not one */
     fin f;
     memset(&f, 0, sizeof f);
     f.w = wmx_malloc((size_t)(r->nthreads ? r->nthreads : 1) * sizeof *f.w);
@@ -1229,7 +1240,8 @@ static void discover(rs *r)
             if (i < g->tn[te] && gev_is_write(&g->tev[te][i]) && g->tev[te][i].x.cell == cell)
                 own = i;
         /* the initial value */
-        if (own < 0 && cur != EID_INIT && (!d->is_await || await_accepts(d, r->prog->cell_init[cell])))
+        if (own < 0 && cur != EID_INIT &&
+            (!d->is_await || d->is_lock || await_accepts(d, r->prog->cell_init[cell])))
             offer(r, di, EID_INIT);
         /* a write of the fixed part is the same event, with the same
          * cone, in every trace below d: the first pass offered it (or it
@@ -1251,7 +1263,7 @@ static void discover(rs *r)
             /* not in e's po∪rf future (nor e itself) */
             if (vc_of(r, w->pos)[te] > ie)
                 continue;
-            if (d->is_await && !await_accepts(d, w->x.value))
+            if (d->is_await && !d->is_lock && !await_accepts(d, w->x.value))
                 continue;
             offer(r, di, id);
         }
@@ -1616,8 +1628,9 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
         if (gev_is_read(gv)) {
             decision *d = push_decision(r, r->order[k], cnt, frozen);
             d->cell = gv->x.cell;
-            if (gv->x.kind == X_AWAIT) {
+            if (r->winfo[k].thread >= 0) {     /* an await or a lock */
                 d->is_await = true;
+                d->is_lock = gv->x.kind == X_RMW;
                 d->cmp = r->winfo[k].cmp;
                 d->operand = r->winfo[k].operand;
             }
@@ -1983,7 +1996,7 @@ static void find_sure_writes(rs *r)
     for (int t = 0; t < p->nthreads; t++)
         for (int i = 0; i < p->threads[t].ninstrs; i++) {
             const ir_instr *in = &p->threads[t].instrs[i];
-            if (in->kind != I_AWAIT)
+            if (!ir_waits(in))
                 continue;
             int lo = 0, hi = nc;
             if (!operand_cells(p, &in->addr, &lo, &hi)) {
@@ -2061,8 +2074,8 @@ static void find_sure_writes(rs *r)
                 safe = false;
                 break;
             case I_LOAD: case I_STORE: case I_XCHG: case I_FAA: case I_CAS:
-                if (fixed_cell(p, &in->addr) < 0)
-                    safe = false;
+                if (fixed_cell(p, &in->addr) < 0 || ir_waits(in))
+                    safe = false;    /* a lock may wait for ever */
                 break;
             case I_JUMP:
                 if (in->target < 0 || in->target > th->ninstrs)
@@ -2113,10 +2126,105 @@ static void find_sure_writes(rs *r)
     free(awaited);
 }
 
+/* Whether instruction `in` writes cell c: 1 a constant 0, 2 anything
+ * else (or a value not known), 0 not at all. */
+static int writes_cell(const wmx_program *p, const ir_instr *in, int c)
+{
+    int val;
+    switch (in->kind) {
+    case I_STORE: case I_XCHG: val = in->e1; break;
+    case I_CAS: val = in->e2; break;
+    case I_FAA: val = -1; break;
+    default: return 0;
+    }
+    if (fixed_cell(p, &in->addr) != c)
+        return 0;
+    if (in->kind != I_FAA && val >= 0 && !expr_uses_reg(p, val) && ir_eval(p, val, NULL, NULL) == 0)
+        return in->kind == I_CAS ? 0 : 1;   /* a CAS of 0 may not write: no release */
+    return 2;
+}
+
+/* Finds the cells that end at 0 in every class: a cell that starts at 0,
+ * is named only by fixed operands, and where every write of another value
+ * (a lock) is followed, on every path of its thread, by a write of 0 (the
+ * unlock) with nothing between that can stop the thread: no await, lock,
+ * assume or assert, no operand that may fault.  The mutex's last write in
+ * coherence order is then an unlock (each lock is coherence-before its own
+ * thread's unlock).  So a lock of a mutex that every holder releases never
+ * waits for ever, and gets no "absent" alternative: all of that subtree's
+ * graphs would end with the mutex free, none of them a class. */
+static void find_released(rs *r)
+{
+    const wmx_program *p = r->prog;
+    int nc = p->ncells;
+    r->released = wmx_calloc((size_t)nc + 1, 1);
+    if (p->pgas_ranks > 0 || nc == 0 || !r->locks)
+        return;
+    int maxn = 1;
+    for (int t = 0; t < p->nthreads; t++)
+        if (p->threads[t].ninstrs > maxn)
+            maxn = p->threads[t].ninstrs;
+    unsigned char *must = wmx_malloc((size_t)maxn + 1);
+    for (int t0 = 0; t0 < p->nthreads; t0++)
+        for (int i0 = 0; i0 < p->threads[t0].ninstrs; i0++) {
+            const ir_instr *lk = &p->threads[t0].instrs[i0];
+            int c = lk->kind == I_CAS && lk->blocking ? fixed_cell(p, &lk->addr) : -1;
+            if (c < 0 || c >= nc || r->released[c] || p->cell_init[c] != 0)
+                continue;
+            bool ok = true;
+            for (int t = 0; t < p->nthreads && ok; t++) {
+                const ir_thread *th = &p->threads[t];
+                int n = th->ninstrs;
+                /* must[i]: every path from i writes 0 to c before the
+                 * thread could stop (a greatest fixpoint) */
+                memset(must, 1, (size_t)n + 1);
+                must[n] = 0;
+                for (bool changed = true; changed;) {
+                    changed = false;
+                    for (int i = n - 1; i >= 0; i--) {
+                        const ir_instr *in = &th->instrs[i];
+                        unsigned char v;
+                        if (writes_cell(p, in, c) == 1)
+                            v = 1;
+                        else if (in->kind == I_HALT || in->kind == I_ASSUME || in->kind == I_ASSERT ||
+                                 ir_waits(in) || in->kind == I_PREAD || in->kind == I_PWRITE ||
+                                 in->kind == I_BARRIER ||
+                                 (ir_is_visible(in) && in->kind != I_FENCE && fixed_cell(p, &in->addr) < 0))
+                            v = 0;
+                        else if (in->kind == I_JUMP)
+                            v = in->target >= 0 && in->target <= n && must[in->target] &&
+                                (in->e1 < 0 ? 1 : must[i + 1]);
+                        else
+                            v = must[i + 1];
+                        if (v != must[i]) {
+                            must[i] = v;
+                            changed = true;
+                        }
+                    }
+                }
+                for (int i = 0; i < n && ok; i++) {
+                    const ir_instr *in = &th->instrs[i];
+                    if (ir_is_visible(in) && in->kind != I_FENCE) {
+                        int lo, hi;
+                        if (!operand_cells(p, &in->addr, &lo, &hi) ||
+                            (lo <= c && c < hi && fixed_cell(p, &in->addr) != c))
+                            ok = false;     /* may name c through a pointer */
+                    }
+                    if (writes_cell(p, in, c) == 2 && !must[i + 1])
+                        ok = false;
+                }
+            }
+            r->released[c] = ok;
+        }
+    free(must);
+}
+
 /* Whether the await of decision d can wait for ever in some class. */
 static bool await_may_wait(const rs *r, const decision *d)
 {
     int c = d->cell;
+    if (c >= 0 && c < r->prog->ncells && r->released[c] && await_accepts(d, 0))
+        return false;
     if (c < 0 || c >= r->prog->ncells || !r->sure[c])
         return true;
     for (int k = r->woff[c]; k < r->woff[c + 1]; k++)
@@ -2148,6 +2256,13 @@ rfsmc_iter *rfsmc_iter_new(const wmx_program *prog, const explore_opts *opts,
         free(it);
         return NULL;
     }
+    for (int t = 0; t < prog->nthreads && !r->locks; t++)
+        for (int i = 0; i < prog->threads[t].ninstrs && !r->locks; i++)
+            r->locks = prog->threads[t].instrs[i].kind == I_CAS && prog->threads[t].instrs[i].blocking;
+    if (r->locks) {
+        machine_set_locks_fail(r->lm);
+        machine_set_locks_fail(r->mm);
+    }
     r->lss = machine_state_size(r->lm);
     r->mss = machine_state_size(r->mm);
     r->nthreads = prog->nthreads;
@@ -2174,6 +2289,7 @@ rfsmc_iter *rfsmc_iter_new(const wmx_program *prog, const explore_opts *opts,
         if (res->observed[i].thread < 0)
             r->obs[r->nobs++] = res->observed[i].cell;
     find_sure_writes(r);
+    find_released(r);
     explore_clock_start(&r->clk, opts);
     return it;
 }
@@ -2400,6 +2516,7 @@ void rfsmc_iter_free(rfsmc_iter *it)
     free(r->woff);
     free(r->wvals);
     free(r->sure);
+    free(r->released);
     free(r->wit);
     free(r->rev);
     free(r->rsteps);

@@ -1198,6 +1198,7 @@ int verify_replay(const wmx_exec *x, wmx_model model, const wmx_transition *w, i
     wmx_machine *m = machine_new(prog, model, err);
     if (!m)
         return -1;
+    machine_set_locks_fail(m);   /* an RF-SMC graph may hold a failed lock */
     void *st = wmx_malloc(machine_state_size(m));
     machine_init(m, st);
     int rc = -1;

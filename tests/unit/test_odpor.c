@@ -13,6 +13,7 @@
 #include "odpor.h"
 #include "plp.h"
 #include "irbuild.h"
+#include "randprog.h"
 
 /* ---- building programs ---- */
 
@@ -681,13 +682,6 @@ END_TEST
 
 /* ---- random programs ---- */
 
-typedef struct rng { uint64_t s; } rng;
-static uint32_t rnd(rng *r)
-{
-    r->s = r->s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (uint32_t)(r->s >> 33);
-}
-static int pick(rng *r, int n) { return (int)(rnd(r) % (uint32_t)n); }
 
 static wmx_program *random_program_shape(uint64_t seed, bool faa_heavy, bool big);
 static wmx_program *random_program(uint64_t seed, bool faa_heavy)
@@ -722,7 +716,16 @@ static wmx_program *random_program_shape(uint64_t seed, bool faa_heavy, bool big
             case 2: case 3: load(p, t, reg, v); break;
             case 4: faa(p, t, NULL, v, 1); break;
             case 5: faa(p, t, reg, v, 1); break;
-            case 6: cas(p, t, reg, v, pick(&r, 2), 2); break;
+            case 6:
+                if (pick(&r, 3) == 0) {
+                    /* a lock, and (mostly) its unlock */
+                    lock_cas(p, t, reg, v, pick(&r, 4) == 0, 2);
+                    if (pick(&r, 3) != 0)
+                        rmw(p, t, I_XCHG, NULL, v, 0, 0);
+                } else {
+                    cas(p, t, reg, v, pick(&r, 2), 2);
+                }
+                break;
             case 7: xchg(p, t, reg, v, 1 + pick(&r, 2)); break;
             case 8: await_(p, t, NULL, v, pick(&r, 2) ? OP_EQ : OP_GE, pick(&r, 3)); break;
             case 9: spin_until_nonzero(p, t, reg, v, 2); break;
@@ -756,6 +759,26 @@ START_TEST(random_differential)
     uint64_t n = getenv("ODPOR_SEEDS") ? (uint64_t)atoi(getenv("ODPOR_SEEDS")) : 400;
     for (uint64_t seed = 1; seed <= n; seed++) {
         wmx_program *p = random_program(seed, false);
+        const char *f = differential(p, false, msg, sizeof msg);
+        if (f && !first) {
+            snprintf(firstbuf, sizeof firstbuf, "%s", f);
+            first = firstbuf;
+        }
+        fails += f != NULL;
+        ir_program_free(p);
+    }
+    ck_assert_msg(fails == 0, "%d random programs fail, first: %s", fails, first ? first : "");
+}
+END_TEST
+
+START_TEST(random_differential_locks)
+{
+    char msg[512];
+    int fails = 0;
+    const char *first = NULL;
+    char firstbuf[512];
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        wmx_program *p = random_lock_program(seed);
         const char *f = differential(p, false, msg, sizeof msg);
         if (f && !first) {
             snprintf(firstbuf, sizeof firstbuf, "%s", f);
@@ -961,6 +984,7 @@ static Suite *suite(void)
     tcase_add_test(tc, seed_fig5);
     tcase_add_test(tc, random_differential);
     tcase_add_test(tc, random_differential_ifaa);
+    tcase_add_test(tc, random_differential_locks);
     tcase_add_test(tc, random_differential_large);
     tcase_add_test(tc, introspection);
     tcase_add_test(tc, plp_spin);

@@ -14,6 +14,7 @@
 #include "machine.h"
 #include "robust.h"
 #include "irbuild.h"
+#include "randprog.h"
 
 /* ---- building programs ---- */
 
@@ -179,13 +180,6 @@ out:
 
 /* ---- random programs ---- */
 
-typedef struct rng { uint64_t s; } rng;
-static uint32_t rnd(rng *r)
-{
-    r->s = r->s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (uint32_t)(r->s >> 33);
-}
-static int pick(rng *r, int n) { return (int)(rnd(r) % (uint32_t)n); }
 
 static wmx_program *random_program(uint64_t seed)
 {
@@ -212,7 +206,16 @@ static wmx_program *random_program(uint64_t seed)
             case 3: case 4: case 5: load(p, t, reg, v); break;
             case 6: fence(p, t); break;
             case 7: rmw(p, t, I_FAA, pick(&r, 2) ? reg : NULL, v, 1, 0); break;
-            case 8: rmw(p, t, I_CAS, reg, v, pick(&r, 2), 2); break;
+            case 8:
+                if (pick(&r, 3) == 0) {
+                    /* a lock, and (mostly) its unlock */
+                    lock_cas(p, t, reg, v, 0, 1 + pick(&r, 2));
+                    if (pick(&r, 3) != 0)
+                        rmw(p, t, I_XCHG, NULL, v, 0, 0);
+                } else {
+                    rmw(p, t, I_CAS, reg, v, pick(&r, 2), 2);
+                }
+                break;
             case 9: rmw(p, t, I_XCHG, reg, v, 1 + pick(&r, 2), 0); break;
             case 10: await_(p, t, NULL, v, pick(&r, 2) ? OP_EQ : OP_GE, pick(&r, 3)); break;
             case 11: spin(p, t, reg, v, 2); break;
@@ -252,6 +255,26 @@ START_TEST(random_differential)
     int fails = 0;
     for (uint64_t seed = 1; seed <= (getenv("RFSMC_SEEDS") ? (uint64_t)atoi(getenv("RFSMC_SEEDS")) : 300); seed++) {
         wmx_program *p = random_program(seed);
+        for (int m = 0; m < 3; m++) {
+            const char *f = differential(p, (wmx_model)m, msg, sizeof msg);
+            if (f && !first[0])
+                snprintf(first, sizeof first, "%s", f);
+            fails += f != NULL;
+        }
+        ir_program_free(p);
+    }
+    ck_assert_msg(fails == 0, "%d runs differ, first: %s", fails, first);
+}
+END_TEST
+
+/* mutexes (randprog.h): locks wait, and RF-SMC reaches their classes
+ * through locks that fail (never counted) and through "absent" */
+START_TEST(random_differential_locks)
+{
+    char msg[512], first[512] = "";
+    int fails = 0;
+    for (uint64_t seed = 1; seed <= 200; seed++) {
+        wmx_program *p = random_lock_program(seed);
         for (int m = 0; m < 3; m++) {
             const char *f = differential(p, (wmx_model)m, msg, sizeof msg);
             if (f && !first[0])
@@ -646,6 +669,7 @@ static Suite *suite(void)
     tcase_add_test(tc, iterator);
     tcase_add_test(tc, robustness);
     tcase_add_test(tc, random_differential);
+    tcase_add_test(tc, random_differential_locks);
     tcase_add_test(tc, random_join_differential);
     tcase_add_test(tc, random_jobs);
     tcase_add_test(tc, jobs_limits);
