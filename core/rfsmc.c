@@ -435,7 +435,8 @@ static bool saturate(rs *r, const graph *g)
     }
     uint64_t *c = r->bits;          /* the closure */
     uint64_t *dir = c + need;       /* the initial edges */
-    memset(c, 0, 2 * need * sizeof *c);
+    if (need > 0)                   /* no events: no table (memset(NULL) is UB) */
+        memset(c, 0, 2 * need * sizeof *c);
 #define ROW(i) (c + (size_t)(i) * (size_t)nw)
 #define DROW(i) (dir + (size_t)(i) * (size_t)nw)
 #define EV(i) (r->evtab[i])
