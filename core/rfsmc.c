@@ -418,6 +418,8 @@ static bool saturate(rs *r, const graph *g)
         return false;
     int nw = (n + 63) / 64;
     r->nwords = nw;
+    if (n == 0)
+        return false;   /* no events (every thread waits at once): no order, no table */
     size_t need = (size_t)n * (size_t)nw;
     if (2 * need > r->bitcap) {
         /* n*n bits twice: the one allocation here that grows quadratically */
@@ -435,8 +437,7 @@ static bool saturate(rs *r, const graph *g)
     }
     uint64_t *c = r->bits;          /* the closure */
     uint64_t *dir = c + need;       /* the initial edges */
-    if (need > 0)                   /* no events: no table (memset(NULL) is UB) */
-        memset(c, 0, 2 * need * sizeof *c);
+    memset(c, 0, 2 * need * sizeof *c);
 #define ROW(i) (c + (size_t)(i) * (size_t)nw)
 #define DROW(i) (dir + (size_t)(i) * (size_t)nw)
 #define EV(i) (r->evtab[i])
