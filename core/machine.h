@@ -84,11 +84,11 @@ wmx_machine *machine_new(const wmx_program *prog, wmx_model model, wmx_error *er
 void machine_free(wmx_machine *m);
 /* Makes a lock (a blocking CAS, ir.h) step at once, like a CAS: when the
  * mutex is held it reads the owner and its thread stops, TS_BLOCKED, with
- * its pc at the lock.  For RF-SMC (core/rfsmc.c), whose search reaches
- * every class by the sources a read may take and so needs a lock's read of
- * a held mutex as an event; an explorer that uses it keeps only the
- * executions where such a read saw the mutex's last write (the thread then
- * waits for ever) and drops the failed lock from what it reports. */
+ * its pc at the lock.  For RF-SMC (core/rfsmc.c), whose search reaches the
+ * classes where another thread took the mutex first only through such a
+ * read: it explores those graphs but never counts them (a thread that
+ * waits for ever at a lock comes from its "absent" branch instead).  Also
+ * for `check`'s witness replay (verify_replay), which accepts them. */
 void machine_set_locks_fail(wmx_machine *m);
 const wmx_program *machine_program(const wmx_machine *m);
 wmx_model machine_model(const wmx_machine *m);
