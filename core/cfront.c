@@ -1487,19 +1487,75 @@ static struct srcfile *included_file(cfront *c, LLVMValueRef at)
     return f;
 }
 
+/* The statement of line s that holds column col (1-based; 0: unknown):
+ * a line with several statements, `void *t(void *p) { lock(&a); lock(&b); }`,
+ * shows each instruction by its own, `lock(&b)`.  Statements end at `;`,
+ * `{` and `}` outside parentheses and quotes, so a `for (...;...;...)`
+ * header stays whole.  *len gets its length. */
+static const char *statement_at(const char *s, int col, size_t *len)
+{
+    size_t n = strlen(s), at = col > 0 ? (size_t)col - 1 : n;
+    size_t start = 0;
+    int depth = 0;
+    char quote = 0;
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        if (quote) {
+            if (ch == '\\' && i + 1 < n)
+                i++;
+            else if (ch == quote)
+                quote = 0;
+            continue;
+        }
+        if (ch == '"' || ch == '\'')
+            quote = ch;
+        else if (ch == '/' && i + 1 < n && s[i + 1] == '/')
+            break;
+        else if (ch == '(' || ch == '[')
+            depth++;
+        else if ((ch == ')' || ch == ']') && depth > 0)
+            depth--;
+        else if (depth == 0 && (ch == ';' || ch == '{' || ch == '}')) {
+            if (at < i) {
+                *len = i - start;
+                return s + start;
+            }
+            start = i + 1;
+        }
+    }
+    if (at >= n || start >= n) {
+        *len = n;
+        return s;
+    }
+    *len = n - start;
+    return s + start;
+}
+
 static char *line_text(cfront *c, LLVMValueRef at)
 {
     int line = at && p_LLVMIsAInstruction(at) ? (int)p_LLVMGetDebugLocLine(at) : 0;
+    int col = at && p_LLVMIsAInstruction(at) ? (int)p_LLVMGetDebugLocColumn(at) : 0;
     struct srcfile *inc = included_file(c, at);
     char **lines = inc ? inc->lines : c->lines;
     if (line <= 0 || line > (inc ? inc->nlines : c->nlines))
         return NULL;
-    const char *s = lines[line - 1];
-    while (*s == ' ' || *s == '\t')
+    size_t n;
+    const char *s = statement_at(lines[line - 1], col, &n);
+    while (n && (*s == ' ' || *s == '\t')) {
         s++;
-    size_t n = strlen(s);
+        n--;
+    }
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
         n--;
+    if (n == 0) {
+        /* the column fell on a separator: the whole line */
+        s = lines[line - 1];
+        while (*s == ' ' || *s == '\t')
+            s++;
+        n = strlen(s);
+        while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+            n--;
+    }
     if (n > 60)
         n = 60;
     return wmx_strndup(s, n);

@@ -327,6 +327,25 @@ bool ir_waits(const ir_instr *in)
     return in->kind == I_AWAIT || (in->kind == I_CAS && in->blocking);
 }
 
+bool ir_is_loop_bound(const wmx_program *p, int t, int pc)
+{
+    const ir_thread *th = &p->threads[t];
+    if (pc < 0 || pc >= th->ninstrs)
+        return false;
+    const ir_instr *in = &th->instrs[pc];
+    if (in->bound_cut)
+        return true;
+    if (in->kind != I_ASSUME || in->e1 < 0 || p->exprs[in->e1].op != OP_LE)
+        return false;
+    int a = p->exprs[in->e1].a;
+    if (a < 0 || p->exprs[a].op != OP_REG)
+        return false;
+    for (int l = 0; l < th->nloops; l++)
+        if (th->loops[l].counter == p->exprs[a].reg)
+            return true;
+    return false;
+}
+
 bool ir_is_visible(const ir_instr *in)
 {
     switch (in->kind) {

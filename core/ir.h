@@ -263,6 +263,10 @@ bool ir_is_visible(const ir_instr *in);
 /* Whether the instruction can wait for memory to change: an await, or a
  * blocking CAS (a lock); a thread stopped at one that cannot pass waits. */
 bool ir_waits(const ir_instr *in);
+/* Whether thread t's instruction pc is where a bounded loop stops a
+ * thread that would go round once more (a `bound N` loop's count, or
+ * where the C front end's --unroll cut a loop). */
+bool ir_is_loop_bound(const wmx_program *p, int t, int pc);
 
 /* Evaluates the condition's proposition on a final state. */
 bool ir_cond_eval(const wmx_program *p, int c, const wmx_val *const *regs,

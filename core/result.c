@@ -160,6 +160,12 @@ void explore_result_free(explore_result *res)
         free(res->errors[i].events);
     }
     free(res->errors);
+    for (int i = 0; i < res->nblocked_at; i++) {
+        free(res->blocked_at[i].waits);
+        free(res->blocked_at[i].steps);
+        free(res->blocked_at[i].events);
+    }
+    free(res->blocked_at);
     free(res->observed);
     free(res->state_index);
     memset(res, 0, sizeof *res);
@@ -331,6 +337,116 @@ static int error_order(const void *a, const void *b)
     return error_key_cmp(&x, &y);
 }
 
+/* ---- where blocked traces stop ----
+ * As with errors, what is kept must not depend on the order in which
+ * traces arrive: each set of stopping points keeps its shortest witness,
+ * and past EXPLORE_MAX_BLOCKED_AT the sets that come first are kept.  A
+ * set dropped by one worker of a --jobs run had that many smaller sets
+ * there, so it is not among the merged result's first either, and the
+ * counts of the sets kept are whole. */
+static int waits_cmp(const explore_wait *a, int na, const explore_wait *b, int nb)
+{
+    for (int i = 0; i < na && i < nb; i++) {
+        if (a[i].thread != b[i].thread)
+            return a[i].thread < b[i].thread ? -1 : 1;
+        if (a[i].instr != b[i].instr)
+            return a[i].instr < b[i].instr ? -1 : 1;
+        if (a[i].why != b[i].why)
+            return a[i].why < b[i].why ? -1 : 1;
+    }
+    return na == nb ? 0 : na < nb ? -1 : 1;
+}
+
+static void blocked_set_witness(explore_blocked *b, const error_witness *w)
+{
+    free(b->steps);
+    free(b->events);
+    b->len = w->len;
+    size_t n = (size_t)(w->len ? w->len : 1);
+    b->steps = wmx_malloc(n * sizeof *b->steps);
+    b->events = wmx_malloc(n * sizeof *b->events);
+    if (w->len) {
+        memcpy(b->steps, w->steps, (size_t)w->len * sizeof *b->steps);
+        memcpy(b->events, w->events, (size_t)w->len * sizeof *b->events);
+    }
+}
+
+/* Counts `count` blocked traces stopping at waits[0..n), with witness w. */
+static void blocked_offer(explore_result *res, const explore_wait *waits, int n, long count,
+                          const error_witness *w)
+{
+    int last = -1;
+    for (int i = 0; i < res->nblocked_at; i++) {
+        explore_blocked *b = &res->blocked_at[i];
+        if (waits_cmp(waits, n, b->waits, b->nwaits) == 0) {
+            b->count += count;
+            error_witness old = { 0, 0, b->len, b->steps, b->events };
+            if (witness_cmp(w, &old) < 0)
+                blocked_set_witness(b, w);
+            return;
+        }
+        if (last < 0 || waits_cmp(b->waits, b->nwaits, res->blocked_at[last].waits,
+                                  res->blocked_at[last].nwaits) > 0)
+            last = i;
+    }
+    explore_blocked *b;
+    if (res->nblocked_at < EXPLORE_MAX_BLOCKED_AT) {
+        if (res->nblocked_at == res->cap_blocked_at) {
+            res->cap_blocked_at = res->cap_blocked_at ? 2 * res->cap_blocked_at : 4;
+            res->blocked_at = wmx_realloc(res->blocked_at,
+                                          (size_t)res->cap_blocked_at * sizeof *res->blocked_at);
+        }
+        b = &res->blocked_at[res->nblocked_at++];
+        memset(b, 0, sizeof *b);
+    } else {
+        b = &res->blocked_at[last];
+        if (waits_cmp(waits, n, b->waits, b->nwaits) > 0)
+            return;
+        free(b->waits);
+    }
+    b->nwaits = n;
+    b->waits = wmx_malloc((size_t)(n ? n : 1) * sizeof *b->waits);
+    if (n)
+        memcpy(b->waits, waits, (size_t)n * sizeof *waits);
+    b->count = count;
+    blocked_set_witness(b, w);
+}
+
+bool explore_wait_at(const wmx_program *p, const wmx_machine *m, const void *final_state, int t,
+                     explore_wait *w)
+{
+    thread_status st = machine_status(m, final_state, t);
+    if (st != TS_BLOCKED && st != TS_RUNNING)
+        return false;
+    int pc = machine_pc(m, final_state, t);
+    wait_reason why = WAIT_FOREVER;
+    if (st == TS_BLOCKED)
+        why = ir_is_loop_bound(p, t, pc) ? WAIT_BOUND : WAIT_ASSUME;
+    *w = (explore_wait){ t, pc, why };
+    return true;
+}
+
+static void record_blocked(explore_result *res, const wmx_machine *m, const explore_trace *tr)
+{
+    const wmx_program *p = res->prog;
+    explore_wait stackw[64];
+    explore_wait *waits = p->nthreads <= 64 ? stackw : wmx_malloc((size_t)p->nthreads * sizeof *waits);
+    int n = 0;
+    for (int t = 0; t < p->nthreads; t++)
+        if (explore_wait_at(p, m, tr->final_state, t, &waits[n]))
+            n++;
+    error_witness w = { 0, 0, tr->len, tr->steps, tr->events };
+    blocked_offer(res, waits, n, 1, &w);
+    if (waits != stackw)
+        free(waits);
+}
+
+static int blocked_order(const void *a, const void *b)
+{
+    const explore_blocked *x = a, *y = b;
+    return waits_cmp(x->waits, x->nwaits, y->waits, y->nwaits);
+}
+
 /* Counts `count` traces ending in the observed values vals.  The index
  * keeps the hash's high half beside the state, so probing past other
  * states does not touch their values. */
@@ -454,6 +570,7 @@ void explore_result_add_trace(explore_result *res, const wmx_machine *m, const e
                 break;
             }
         }
+        record_blocked(res, m, tr);
     } else {
         res->traces++;
     }
@@ -546,6 +663,11 @@ void explore_result_merge(explore_result *dst, explore_result *src)
         error_witness w = witness_of(&src->errors[e]);
         if (error_wanted(dst, &w))
             error_offer(dst, &w, wmx_strdup(src->errors[e].message));
+    }
+    for (int i = 0; i < src->nblocked_at; i++) {
+        const explore_blocked *b = &src->blocked_at[i];
+        error_witness w = { 0, 0, b->len, b->steps, b->events };
+        blocked_offer(dst, b->waits, b->nwaits, b->count, &w);
     }
     if (!src->complete && src->stop_reason) {
         bool follower = strcmp(src->stop_reason, "team") == 0;
@@ -854,6 +976,8 @@ void explore_finish(explore_result *res)
     res->states_sorted = true;
     if (res->nerrors > 1)
         qsort(res->errors, (size_t)res->nerrors, sizeof *res->errors, error_order);
+    if (res->nblocked_at > 1)
+        qsort(res->blocked_at, (size_t)res->nblocked_at, sizeof *res->blocked_at, blocked_order);
     free(res->state_index);
     res->state_index = NULL;
     res->state_index_cap = 0;

@@ -97,6 +97,37 @@ typedef struct explore_error {
     wmx_event *events;
 } explore_error;
 
+/* Why a thread of a blocked trace stopped where it did. */
+typedef enum {
+    WAIT_FOREVER,    /* at an await or a lock that nothing enables any more */
+    WAIT_ASSUME,     /* an assumption failed there */
+    WAIT_BOUND       /* a bounded loop (`bound N`, C's --unroll) would go round again */
+} wait_reason;
+
+typedef struct explore_wait {
+    int thread, instr;
+    wait_reason why;
+} explore_wait;
+
+/* Where the threads of blocked traces stop: one entry per distinct set of
+ * (thread, instruction, reason), with how many traces end so and the
+ * shortest of them (ties broken by the schedule), so that a deadlock
+ * is shown with the way into it. */
+/* Where and why thread t of a final (blocked) state stopped; false when it
+ * finished or failed. */
+bool explore_wait_at(const wmx_program *p, const wmx_machine *m, const void *final_state, int t,
+                     explore_wait *w);
+
+#define EXPLORE_MAX_BLOCKED_AT 16
+typedef struct explore_blocked {
+    int nwaits;
+    explore_wait *waits;         /* by thread */
+    long count;
+    int len;
+    wmx_transition *steps;
+    wmx_event *events;
+} explore_blocked;
+
 typedef struct explore_result {
     const wmx_program *prog;
     wmx_model model;
@@ -117,6 +148,11 @@ typedef struct explore_result {
     int nerrors, cap_errors;
     explore_error *errors;
     long error_traces;           /* traces that hit an assertion violation */
+    /* where blocked traces stop, sorted by explore_finish; the first
+     * EXPLORE_MAX_BLOCKED_AT sets in (thread, instruction) order are kept, so the
+     * counts may add up to less than `blocked` */
+    int nblocked_at, cap_blocked_at;
+    explore_blocked *blocked_at;
     bool complete;               /* false when a limit stopped the run */
     const char *stop_reason;     /* "max-traces", "timeout", "interrupted",
                                     "memory limit", "buffer limit" */

@@ -219,6 +219,8 @@ int explore_stateful(const wmx_program *prog, const explore_opts *opts,
     /* per-state trace counts are not known here (see the top comment) */
     for (int i = 0; i < res->nstates; i++)
         res->states[i].count = 0;
+    for (int i = 0; i < res->nblocked_at; i++)
+        res->blocked_at[i].count = 0;
 #undef ST
 #undef KEY
     res->time_s = explore_now() - t0;

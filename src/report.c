@@ -188,6 +188,85 @@ void report_trace(FILE *out, const wmx_machine *m, const wmx_event *events, int 
     }
 }
 
+static const char *wait_words(wait_reason why)
+{
+    switch (why) {
+    case WAIT_ASSUME: return "stops: assumption false at";
+    case WAIT_BOUND:  return "stops: loop bound reached at";
+    default:          return "waits forever at";
+    }
+}
+
+void report_wait(const wmx_program *p, const explore_wait *w, char *buf, size_t n)
+{
+    const ir_thread *th = &p->threads[w->thread];
+    if (w->instr >= 0 && w->instr < th->ninstrs) {
+        const ir_instr *in = &th->instrs[w->instr];
+        snprintf(buf, n, "%s %s %s:%d:%d: %s", th->name, wait_words(w->why), ir_loc_file(p, in->loc),
+                 in->loc.line, in->loc.col, in->text ? in->text : "");
+    } else {
+        snprintf(buf, n, "%s %s its end", th->name, wait_words(w->why));
+    }
+}
+
+/* Whether every stopped thread of b waits at an await or a lock: a
+ * deadlock or a wait nobody ends, shown with its trace. */
+static bool blocked_waits_only(const explore_blocked *b)
+{
+    for (int i = 0; i < b->nwaits; i++)
+        if (b->waits[i].why != WAIT_FOREVER)
+            return false;
+    return b->nwaits > 0;
+}
+
+#define BLOCKED_SHOW 5
+/* Where the blocked traces' threads stop: the first BLOCKED_SHOW sets,
+ * each with its count, and the shortest trace into each deadlock. */
+static void report_blocked(FILE *out, const explore_result *res)
+{
+    const wmx_program *p = res->prog;
+    if (res->blocked == 0 || res->nblocked_at == 0)
+        return;
+    fprintf(out, "Blocked: %ld trace%s end%s with threads that cannot go on:\n", res->blocked,
+            res->blocked == 1 ? "" : "s", res->blocked == 1 ? "s" : "");
+    wmx_machine *m = NULL;
+    int shown = res->nblocked_at < BLOCKED_SHOW ? res->nblocked_at : BLOCKED_SHOW;
+    long listed = 0;
+    for (int i = 0; i < res->nblocked_at; i++)
+        listed += res->blocked_at[i].count;
+    for (int i = 0; i < shown; i++) {
+        const explore_blocked *b = &res->blocked_at[i];
+        bool deadlock = blocked_waits_only(b);
+        if (b->count > 0)
+            fprintf(out, "  %ld trace%s%s:\n", b->count, b->count == 1 ? "" : "s",
+                    deadlock ? (b->nwaits > 1 ? " (deadlock)" : " (a wait that never ends)") : "");
+        else
+            fprintf(out, "  some traces%s:\n",
+                    deadlock ? (b->nwaits > 1 ? " (deadlock)" : " (a wait that never ends)") : "");
+        for (int k = 0; k < b->nwaits; k++) {
+            char line[1024];
+            report_wait(p, &b->waits[k], line, sizeof line);
+            fprintf(out, "    %s\n", line);
+        }
+        if (deadlock) {
+            if (!m)
+                m = machine_new(p, res->model, NULL);
+            if (m) {
+                fprintf(out, "    trace (a shortest one):\n");
+                report_trace_short(out, m, b->events, b->len);
+            }
+        }
+    }
+    machine_free(m);
+    if (res->nblocked_at > shown)
+        fprintf(out, "  and %d more way%s to stop (--json lists %s)\n", res->nblocked_at - shown,
+                res->nblocked_at - shown == 1 ? "" : "s",
+                res->nblocked_at == EXPLORE_MAX_BLOCKED_AT ? "the first 16" : "them all");
+    else if (listed > 0 && listed < res->blocked)
+        fprintf(out, "  and %ld more trace%s that stop elsewhere\n", res->blocked - listed,
+                res->blocked - listed == 1 ? "" : "s");
+}
+
 void report_text(FILE *out, const explore_result *res)
 {
     const wmx_program *p = res->prog;
@@ -245,6 +324,7 @@ void report_text(FILE *out, const explore_result *res)
                 res->positive ? "reachable" : "unreachable",
                 explore_observation(res), res->positive, res->negative);
     }
+    report_blocked(out, res);
     if (res->nerrors) {
         fprintf(out, "%ld trace%s violate an assertion:\n", res->error_traces,
                 res->error_traces == 1 ? "" : "s");
@@ -521,6 +601,41 @@ void report_json(FILE *out, const explore_result *res)
         }
         fprintf(out, "]}");
     }
+    fprintf(out, "], \"error_traces\": %ld, \"blocked_at\": [", res->error_traces);
+    if (!m && res->nblocked_at)
+        m = machine_new(p, res->model, NULL);
+    for (int i = 0; i < res->nblocked_at; i++) {
+        const explore_blocked *b = &res->blocked_at[i];
+        fprintf(out, "%s{\"count\": %ld, \"deadlock\": %s, \"threads\": [", i ? ", " : "", b->count,
+                blocked_waits_only(b) ? "true" : "false");
+        for (int k = 0; k < b->nwaits; k++) {
+            const explore_wait *w = &b->waits[k];
+            const ir_thread *th = &p->threads[w->thread];
+            fprintf(out, "%s{\"thread\": ", k ? ", " : "");
+            json_string(out, th->name);
+            fprintf(out, ", \"reason\": \"%s\"", w->why == WAIT_ASSUME ? "assume"
+                                               : w->why == WAIT_BOUND ? "bound" : "waits");
+            if (w->instr >= 0 && w->instr < th->ninstrs) {
+                const ir_instr *in = &th->instrs[w->instr];
+                snprintf(line, sizeof line, "%s:%d:%d", ir_loc_file(p, in->loc), in->loc.line,
+                         in->loc.col);
+                fprintf(out, ", \"at\": ");
+                json_string(out, line);
+                fprintf(out, ", \"instr\": ");
+                json_string(out, in->text ? in->text : "");
+            } else {
+                fprintf(out, ", \"at\": null, \"instr\": null");
+            }
+            fprintf(out, "}");
+        }
+        fprintf(out, "], \"trace\": [");
+        for (int e = 0; e < b->len && m; e++) {
+            machine_describe(m, &b->events[e], line, sizeof line);
+            fprintf(out, "%s", e ? ", " : "");
+            json_string(out, line);
+        }
+        fprintf(out, "]}");
+    }
     machine_free(m);
-    fprintf(out, "], \"error_traces\": %ld, \"time_s\": %.6f}\n", res->error_traces, res->time_s);
+    fprintf(out, "], \"time_s\": %.6f}\n", res->time_s);
 }

@@ -23,5 +23,8 @@ void json_string(FILE *out, const char *s);
 
 /* The condition as herd prints it: "exists (0:EAX=0 /\ 1:EAX=0)". */
 void report_condition(const wmx_program *p, char *buf, size_t n);
+/* "t1 waits forever at f.c:4:45: pthread_mutex_lock(&b)": where and why a
+ * thread of a blocked trace stopped. */
+void report_wait(const wmx_program *p, const explore_wait *w, char *buf, size_t n);
 
 #endif

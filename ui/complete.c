@@ -113,8 +113,11 @@ char **ui_complete(ui_state *ui, const char *line, int start, int end, bool *fil
         for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
             if (has_kind(c->complete, kinds[i]))
                 add_kind(ui, &l, kinds[i]);
-        if (strcmp(c->name, "until") == 0)
+        if (strcmp(c->name, "until") == 0) {
             add(&l, "error");
+            add(&l, "blocked");
+            add(&l, "deadlock");
+        }
         /* until: registers as THREAD:REG */
         if (strcmp(c->name, "until") == 0 && ui->sess.prog) {
             const wmx_program *p = ui->sess.prog;

@@ -59,20 +59,39 @@ static void print_final(cmd_ctx *ctx, const ui_session *s)
         return;
     const wmx_program *p = s->prog;
     fprintf(ctx->out, "final state:");
+    bool any = false;
     for (int t = 0; t < p->nthreads; t++) {
         const ir_thread *th = &p->threads[t];
         const wmx_val *regs = machine_regs(s->m, st, t);
         for (int r = 0; r < th->nregs; r++)
-            if (th->reg_names[r][0] != '$')
+            if (th->reg_names[r][0] != '$') {
                 fprintf(ctx->out, " %s:%s=%lld;", th->name, th->reg_names[r], (long long)regs[r]);
+                any = true;
+            }
+    }
+    if (!any) {
+        /* no registers to show (a C program's locals are hidden): memory */
+        const wmx_val *mem = machine_memory(s->m, st);
+        int shown = p->ncells < 32 ? p->ncells : 32;
+        for (int c = 0; c < shown; c++) {
+            char name[128];
+            fprintf(ctx->out, " [%s]=%lld;", ir_cell_name(p, c, name, sizeof name), (long long)mem[c]);
+        }
+        if (p->ncells > shown)
+            fprintf(ctx->out, " ... (%d more in the memory pane)", p->ncells - shown);
     }
     fprintf(ctx->out, "\n");
     for (int t = 0; t < p->nthreads; t++) {
         int ei = machine_error_instr(s->m, st, t);
+        explore_wait w;
         if (machine_status(s->m, st, t) == TS_ERROR && ei >= 0) {
             const ir_instr *in = &p->threads[t].instrs[ei];
             fprintf(ctx->out, "%s:%d:%d: assertion failed in %s: %s\n", ir_loc_file(p, in->loc), in->loc.line,
                     in->loc.col, p->threads[t].name, in->text ? in->text : "");
+        } else if (explore_wait_at(p, s->m, st, t, &w)) {
+            char line[1024];
+            report_wait(p, &w, line, sizeof line);
+            fprintf(ctx->out, "%s\n", line);
         }
     }
     if (p->quant != Q_NONE) {
@@ -401,7 +420,7 @@ static int cmd_random(int argc, char **argv, cmd_ctx *ctx)
 typedef struct until_search {
     ui_state *ui;
     const ui_cond *cond;        /* NULL: the program's own proposition */
-    bool want_error;
+    enum { WANT_COND, WANT_ERROR, WANT_BLOCKED, WANT_DEADLOCK } want;
     const wmx_transition *prefix;
     int prefix_len;
     volatile sig_atomic_t *cancel;
@@ -420,8 +439,20 @@ static bool until_matches(until_search *u, const explore_trace *tr)
             return false;
     }
     const ui_session *s = &u->ui->sess;
-    if (u->want_error)
+    if (u->want == WANT_ERROR)
         return tr->error;
+    if (u->want == WANT_BLOCKED || u->want == WANT_DEADLOCK) {
+        if (!tr->blocked)
+            return false;
+        if (u->want == WANT_BLOCKED)
+            return true;
+        /* a deadlock: every thread that did not finish waits at an await
+         * or a lock (none stopped by an assumption or a loop bound) */
+        for (int t = 0; t < s->prog->nthreads; t++)
+            if (machine_status(s->m, tr->final_state, t) == TS_BLOCKED)
+                return false;
+        return true;
+    }
     if (u->cond)
         return ui_cond_eval(u->cond, s->m, tr->final_state);
     const wmx_program *p = s->prog;
@@ -483,10 +514,14 @@ static int cmd_until(int argc, char **argv, cmd_ctx *ctx)
         size_t l = strlen(text);
         snprintf(text + l, sizeof text - l, "%s%s", l ? " " : "", argv[i]);
     }
-    until_search u = { ui, NULL, false, s->steps, s->pos, ctx->cancel, false, 0, NULL };
+    until_search u = { ui, NULL, WANT_COND, s->steps, s->pos, ctx->cancel, false, 0, NULL };
     ui_cond *cond = NULL;
     if (strcmp(text, "error") == 0 || strcmp(text, "assert") == 0 || strcmp(text, "assertion") == 0) {
-        u.want_error = true;
+        u.want = WANT_ERROR;
+    } else if (strcmp(text, "blocked") == 0) {
+        u.want = WANT_BLOCKED;
+    } else if (strcmp(text, "deadlock") == 0) {
+        u.want = WANT_DEADLOCK;
     } else if (text[0]) {
         char err[256];
         cond = ui_cond_parse(s->prog, text, err, sizeof err);
@@ -496,12 +531,16 @@ static int cmd_until(int argc, char **argv, cmd_ctx *ctx)
         }
         u.cond = cond;
     } else if (s->prog->quant == Q_NONE) {
-        fprintf(ctx->err, "until: the program has no condition; give one (until P0:r0=1 /\\ x=2) or `until error`\n");
+        fprintf(ctx->err, "until: the program has no condition; give one (until P0:r0=1 /\\ x=2), or `until error`, `until blocked`, `until deadlock`\n");
         return EXIT_USAGE;
     }
     char what[1100];
-    if (u.want_error)
+    if (u.want == WANT_ERROR)
         snprintf(what, sizeof what, "an assertion failure");
+    else if (u.want == WANT_BLOCKED)
+        snprintf(what, sizeof what, "a blocked execution");
+    else if (u.want == WANT_DEADLOCK)
+        snprintf(what, sizeof what, "a deadlock");
     else if (!text[0])
         report_condition(s->prog, what, sizeof what);
     else
@@ -1090,10 +1129,13 @@ const command wmx_repl_commands[] = {
       "From the current state, picks enabled steps (thread steps and flushes) at\n"
       "random until nothing is enabled.  The seed is printed so a run can be repeated.",
       "", cmd_random, CMD_REPL, "F6" },
-    { "until", "[COND | error] [--algo A]", "find a run to an outcome (or an assertion failure) and replay it",
+    { "until", "[COND | error | blocked | deadlock] [--algo A]",
+      "find a run to an outcome (an assertion failure, a deadlock) and replay it",
       "Explores from the current state for an execution ending where COND holds\n"
       "(default: the program's condition), e.g. `until P0:r0=0 /\\ P1:r0=0` or\n"
-      "`until [x]=2`; `until error` looks for an assertion failure.  When nothing\n"
+      "`until [x]=2`; `until error` looks for an assertion failure, `until blocked`\n"
+      "for an execution where a thread cannot go on, `until deadlock` for one where\n"
+      "every thread left waits at an await or a lock.  When nothing\n"
       "continues the current state it searches from the start.  The path found\n"
       "becomes the timeline: undo, redo and goto step through it.",
       "thread var", cmd_until, CMD_REPL, NULL },

@@ -14,6 +14,7 @@
 #include "plp.h"
 #include "irbuild.h"
 #include "randprog.h"
+#include "blocked_cmp.h"
 
 /* ---- building programs ---- */
 
@@ -274,7 +275,7 @@ static const char *differential(const wmx_program *p, bool ifaa, char *msg, size
     explore_result ro = odpor(p, ifaa, &co, &ext);
     const char *fail = NULL;
     if (co.dups || ro.traces != cb.ks.complete || ro.blocked != cb.ks.blocked ||
-        !same_states(&rb, &ro) || ext.sleep_blocked) {
+        !same_states(&rb, &ro) || ext.sleep_blocked || !blocked_at_same(&rb, &ro, false, false)) {
         snprintf(msg, n, "%s ifaa=%d: odpor T+B=%ld+%ld dups=%ld sleepblocked=%ld, classes %ld+%ld, states %d vs %d",
                  p->name, ifaa, ro.traces, ro.blocked, co.dups, ext.sleep_blocked,
                  cb.ks.complete, cb.ks.blocked, ro.nstates, rb.nstates);
@@ -296,7 +297,7 @@ static const char *differential(const wmx_program *p, bool ifaa, char *msg, size
             setenv("WMX_TEST_SPLIT_AT", at, 1);
         explore_result rp = odpor_jobs(p, ifaa, &cp, NULL, 2);
         if (!fail && (cp.dups || rp.traces != cb.ks.complete || rp.blocked != cb.ks.blocked ||
-                      !same_states(&rb, &rp))) {
+                      !same_states(&rb, &rp) || !blocked_at_same(&ro, &rp, true, false))) {
             snprintf(msg, n, "%s ifaa=%d: odpor --jobs 2 (split %s) T+B=%ld+%ld dups=%ld, classes %ld+%ld, states %d vs %d",
                      p->name, ifaa, round ? at : "always", rp.traces, rp.blocked, cp.dups,
                      cb.ks.complete, cb.ks.blocked, rp.nstates, rb.nstates);

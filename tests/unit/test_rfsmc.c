@@ -15,6 +15,7 @@
 #include "robust.h"
 #include "irbuild.h"
 #include "randprog.h"
+#include "blocked_cmp.h"
 
 /* ---- building programs ---- */
 
@@ -157,7 +158,8 @@ static const char *differential(const wmx_program *p, wmx_model model, char *msg
     count_dups(&f);
     if (a.traces != b.traces || a.blocked != b.blocked || a.positive != b.positive
         || a.negative != b.negative || a.nstates != b.nstates || a.error_traces != b.error_traces
-        || explore_cond_ok(&a) != explore_cond_ok(&b) || f.dups)
+        || explore_cond_ok(&a) != explore_cond_ok(&b) || f.dups
+        || !blocked_at_same(&a, &b, true, false))
         bad = msg;
     for (int i = 0; !bad && i < a.nstates; i++)
         if (a.states[i].count != b.states[i].count
@@ -565,7 +567,8 @@ static const char *jobs_differential(const wmx_program *p, wmx_model model, expl
     count_dups(&f);
     if (a.traces != b.traces || a.blocked != b.blocked || a.positive != b.positive ||
         a.negative != b.negative || a.nstates != b.nstates || a.error_traces != b.error_traces ||
-        a.events != b.events || a.nerrors != b.nerrors || !b.complete || f.dups)
+        a.events != b.events || a.nerrors != b.nerrors || !b.complete || f.dups ||
+        !blocked_at_same(&a, &b, true, true))
         bad = msg;
     for (int i = 0; !bad && i < a.nstates; i++)
         if (a.states[i].count != b.states[i].count ||

@@ -1,0 +1,158 @@
+#!/bin/sh
+# blocked.sh - where blocked traces stop: the text report lists each set of
+# stopping places with its count and marks deadlocks with a trace into
+# them; JSON's blocked_at says the same; every explorer finds the same sets,
+# --jobs 2 the same counts and traces; and in the interactive explorer
+# `until deadlock` replays one and says where the threads wait.
+set -u
+WMX=${WMX:-$(pwd)/wmx}
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+sock=wmxtest-$$
+trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# each thread waits for the other's flag: a deadlock on every path
+cat > "$tmp/ab.wmx" <<'EOF'
+name AB
+var x, y;
+thread P0 { await(y == 1); x = 1; }
+thread P1 { await(x == 1); y = 1; }
+EOF
+# P1 goes on only if it saw x = 1; when it does not, P0 waits for ever
+cat > "$tmp/mixed.wmx" <<'EOF'
+name Mixed
+var x, y;
+thread P0 {
+  x = 1;
+  await(y == 1);
+}
+thread P1 {
+  r = x;
+  assume(r == 1);
+  y = 1;
+}
+EOF
+
+"$WMX" explore "$tmp/ab.wmx" --model sc > "$tmp/out" 2>&1; rc=$?
+[ "$rc" = 0 ] || bad "ab.wmx: exit $rc, want 0 (a deadlock is reported, not an error)"
+grep -q '^  0 traces, 1 blocked' "$tmp/out" || bad "ab.wmx: counts: $(cat "$tmp/out")"
+grep -q '^Blocked: 1 trace ends with threads that cannot go on:' "$tmp/out" || bad "ab.wmx: no Blocked section: $(cat "$tmp/out")"
+grep -q '^  1 trace (deadlock):' "$tmp/out" || bad "ab.wmx: not marked a deadlock: $(cat "$tmp/out")"
+grep -q "^    P0 waits forever at $tmp/ab.wmx:3:13: await(y == 1)" "$tmp/out" || bad "ab.wmx: P0's place: $(cat "$tmp/out")"
+grep -q "^    P1 waits forever at $tmp/ab.wmx:4:13: await(x == 1)" "$tmp/out" || bad "ab.wmx: P1's place: $(cat "$tmp/out")"
+grep -q '^    trace (a shortest one):' "$tmp/out" || bad "ab.wmx: no trace: $(cat "$tmp/out")"
+
+# the mixed program: one set, not a deadlock, and no trace printed for it
+"$WMX" explore "$tmp/mixed.wmx" --model sc > "$tmp/out" 2>&1
+grep -q '^  1 trace:$' "$tmp/out" || bad "mixed.wmx: count line: $(cat "$tmp/out")"
+grep -q "^    P0 waits forever at $tmp/mixed.wmx:5:3: await(y == 1)" "$tmp/out" || bad "mixed.wmx: P0: $(cat "$tmp/out")"
+grep -q "^    P1 stops: assumption false at $tmp/mixed.wmx:9:3: assume(r == 1)" "$tmp/out" || bad "mixed.wmx: P1: $(cat "$tmp/out")"
+grep -q 'trace (a shortest one)' "$tmp/out" && bad "mixed.wmx: a trace for a set that is not a deadlock: $(cat "$tmp/out")"
+
+# a bounded loop that would go round again
+"$WMX" explore "$root/examples/dekker.wmx" --model sc > "$tmp/out" 2>&1
+grep -q 'P0 stops: loop bound reached at .*dekker.wmx:24:3: while (flag\[1\] == 1) bound 2' "$tmp/out" \
+    || bad "dekker.wmx: the loop bound: $(cat "$tmp/out")"
+
+# JSON: the same, by key
+"$WMX" explore "$tmp/mixed.wmx" --model tso --json > "$tmp/j"
+python3 - "$tmp/j" "$tmp/mixed.wmx" <<'EOF' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = d["blocked_at"]
+want = [{"thread": "P0", "reason": "waits", "at": sys.argv[2] + ":5:3", "instr": "await(y == 1)"},
+        {"thread": "P1", "reason": "assume", "at": sys.argv[2] + ":9:3", "instr": "assume(r == 1)"}]
+ok = (len(b) == 1 and b[0]["threads"] == want and b[0]["deadlock"] is False
+      and b[0]["count"] == d["blocked"] == 1 and len(b[0]["trace"]) >= 2)
+if not ok:
+    print("FAIL: mixed.wmx --json blocked_at:", json.dumps(b))
+sys.exit(0 if ok else 1)
+EOF
+
+# every explorer stops at the same places; --jobs 2 gives the same list
+for f in "$tmp/ab.wmx" "$tmp/mixed.wmx" "$root/examples/dekker.wmx" "$root/examples/spinlock.wmx"; do
+    for model in sc tso pso; do
+        algos="rfsmc rfstate stateful naive"
+        [ "$model" = sc ] && algos="$algos odpor"
+        for a in $algos; do
+            "$WMX" explore "$f" --model $model --algo $a --json > "$tmp/$a.json" || true
+        done
+        for j in rfsmc naive; do
+            "$WMX" explore "$f" --model $model --algo $j --jobs 2 --json > "$tmp/$j-2.json" || true
+        done
+        [ "$model" = sc ] && { "$WMX" explore "$f" --model sc --algo odpor --jobs 2 --json > "$tmp/odpor-2.json" || true; }
+        python3 - "$tmp" "$model" "$f" <<'EOF' || fail=1
+import json, os, sys
+tmp, model, f = sys.argv[1:4]
+def load(n):
+    return json.load(open(os.path.join(tmp, n + ".json")))
+algos = ["rfsmc", "rfstate", "stateful", "naive"] + (["odpor"] if model == "sc" else [])
+sets = {a: [json.dumps(b["threads"]) for b in load(a)["blocked_at"]] for a in algos}
+bad = [a for a in algos if sets[a] != sets["rfsmc"]]
+c = lambda n: [b["count"] for b in load(n)["blocked_at"]]
+if c("rfsmc") != c("rfstate"): bad.append("rfstate counts")
+if sum(c("naive")) != load("naive")["blocked"]: bad.append("naive's counts add up")
+if load("rfsmc-2")["blocked_at"] != load("rfsmc")["blocked_at"]: bad.append("rfsmc --jobs 2")
+if load("naive-2")["blocked_at"] != load("naive")["blocked_at"]: bad.append("naive --jobs 2")
+if model == "sc" and c("odpor-2") != c("odpor"): bad.append("odpor --jobs 2 counts")
+if not sets["rfsmc"] and load("rfsmc")["blocked"]: bad.append("no sets listed")
+if bad:
+    print("FAIL: %s %s: %s differ" % (os.path.basename(f), model, ", ".join(bad)))
+sys.exit(1 if bad else 0)
+EOF
+    done
+done
+
+# C: two mutexes taken in opposite orders
+printf 'int main(void) { return 0; }\n' > "$tmp/empty.c"
+if "$WMX" explore "$tmp/empty.c" --json 2>&1 | grep -q 'C input not built'; then
+    echo "blocked: C input not built - the C part skipped"
+else
+    cat > "$tmp/abba.c" <<'EOF'
+#include <pthread.h>
+pthread_mutex_t a, b;
+int x;
+void *t1(void *p) { pthread_mutex_lock(&a); pthread_mutex_lock(&b); x = 1; pthread_mutex_unlock(&b); pthread_mutex_unlock(&a); return p; }
+void *t2(void *p) { pthread_mutex_lock(&b); pthread_mutex_lock(&a); x = 2; pthread_mutex_unlock(&a); pthread_mutex_unlock(&b); return p; }
+int main(void) { pthread_t p, q; pthread_create(&p, 0, t1, 0); pthread_create(&q, 0, t2, 0); pthread_join(p, 0); pthread_join(q, 0); return 0; }
+EOF
+    (cd "$tmp" && "$WMX" explore abba.c --model sc --algo odpor) > "$tmp/out" 2>&1
+    grep -q '^  1 trace (deadlock):' "$tmp/out" || bad "abba.c: $(cat "$tmp/out")"
+    # of the statements on one line, each instruction shows its own
+    grep -q '^    t1 waits forever at abba.c:4:45: pthread_mutex_lock(&b)$' "$tmp/out" || bad "abba.c: t1: $(cat "$tmp/out")"
+    grep -q '^    t2 waits forever at abba.c:5:45: pthread_mutex_lock(&a)$' "$tmp/out" || bad "abba.c: t2: $(cat "$tmp/out")"
+    grep -q '1  t1: pthread_mutex_lock(&a) ' "$tmp/out" || bad "abba.c: the trace: $(cat "$tmp/out")"
+fi
+
+# the interactive explorer: `until deadlock` replays one
+if command -v tmux >/dev/null 2>&1; then
+    . "$root/tests/tui/lib.sh"
+    size=100x30
+    mkdir -p "$tmp/home"
+    tmux -L "$sock" new-session -d -x 100 -y 30 \
+        "cd '$tmp' && env HOME='$tmp/home' LC_ALL=C '$WMX' mixed.wmx; echo WMX-EXIT=\$?; sleep 600"
+    session() {
+        wait_for '^wmx>' || return
+        text 'until deadlock'; keys Enter
+        wait_for 'no execution reaches a deadlock under tso' || return
+        text 'until blocked'; keys Enter
+        wait_for 'reached a blocked execution in' || return
+        wait_for 'P0 waits forever at mixed.wmx:5:3: await(y == 1)' || return
+        wait_for 'P1 stops: assumption false at mixed.wmx:9:3' || return
+        text 'load ab.wmx'; keys Enter
+        wait_for 'loaded AB' || return
+        text 'until deadlock'; keys Enter
+        wait_for 'reached a deadlock in 0 steps' || return
+        wait_for 'P1 waits forever at ab.wmx:4:13' || return
+        text 'quit'; keys Enter
+        wait_for 'WMX-EXIT=0' || return
+    }
+    session
+else
+    echo "blocked: tmux is not installed - the interactive part skipped"
+fi
+
+[ $fail -eq 0 ] && echo "blocked: ok (text, JSON, every explorer, --jobs 2, C, until deadlock)"
+exit $fail
