@@ -357,6 +357,27 @@ static int waits_cmp(const explore_wait *a, int na, const explore_wait *b, int n
     return na == nb ? 0 : na < nb ? -1 : 1;
 }
 
+/* The witnesses' order: shorter first, then by the schedule read from its
+ * end.  Any fixed order keeps the choice independent of the arrival order;
+ * from the end, because explorers that search depth-first hand over trace
+ * after trace with the same long prefix, and comparing that prefix again
+ * for each was a third of the naive explorer's time on dekker.wmx. */
+static int blocked_witness_cmp(const error_witness *a, const error_witness *b)
+{
+    if (a->len != b->len)
+        return a->len < b->len ? -1 : 1;
+    for (int i = a->len - 1; i >= 0; i--) {
+        const wmx_transition *x = &a->steps[i], *y = &b->steps[i];
+        if (x->thread != y->thread)
+            return x->thread < y->thread ? -1 : 1;
+        if (x->kind != y->kind)
+            return x->kind < y->kind ? -1 : 1;
+        if (x->cell != y->cell)
+            return x->cell < y->cell ? -1 : 1;
+    }
+    return 0;
+}
+
 static void blocked_set_witness(explore_blocked *b, const error_witness *w)
 {
     free(b->steps);
@@ -381,7 +402,7 @@ static void blocked_offer(explore_result *res, const explore_wait *waits, int n,
         if (waits_cmp(waits, n, b->waits, b->nwaits) == 0) {
             b->count += count;
             error_witness old = { 0, 0, b->len, b->steps, b->events };
-            if (witness_cmp(w, &old) < 0)
+            if (blocked_witness_cmp(w, &old) < 0)
                 blocked_set_witness(b, w);
             return;
         }
