@@ -1601,6 +1601,7 @@ static void emit_block_forever(cfront *c, const char *why, bool bound_cut)
     ir_instr in = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0, 0 });
     in.e1 = e_const(c, 0);
     in.bound_cut = bound_cut;
+    in.spin = !bound_cut;
     emit(c, &in, why);
     end_path(c);
 }
@@ -2819,6 +2820,7 @@ static void enter_edge(cfront *c, int from, int to)
         if (fi->zne[h] && effr >= 0) {
             ir_instr a = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0, 0 });
             a.e1 = ir_reg(c->p, effr);
+            a.spin = true;
             emit(c, &a, "(spin loop: this time round changed nothing; assume it exits)");
         }
         /* loops decided while translating end by themselves (the budget

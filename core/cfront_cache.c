@@ -271,6 +271,7 @@ unsigned char *cfront_cache_encode(const wmx_program *p, size_t *len)
             put_str(&b, in->text);
             put_i32(&b, in->bound_cut);
             put_i32(&b, in->blocking);
+            put_i32(&b, in->spin);
         }
         put_i32(&b, th->nloops);
         for (int l = 0; l < th->nloops; l++) {
@@ -445,6 +446,7 @@ wmx_program *cfront_cache_decode(const unsigned char *buf, size_t len)
             in->text = get_str(&b);
             in->bound_cut = get_i32(&b) != 0;
             in->blocking = get_i32(&b) != 0;
+            in->spin = get_i32(&b) != 0;
         }
         int nl = get_count(&b, 16);
         th->loops = wmx_calloc((size_t)(nl ? nl : 1), sizeof *th->loops);

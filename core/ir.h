@@ -107,6 +107,8 @@ typedef struct ir_instr {
     wmx_srcloc loc;      /* where it was written */
     char *text;          /* source text of the instruction, for display */
     bool bound_cut;      /* ASSUME(0) where the C front end's --unroll cut a loop */
+    bool spin;           /* ASSUME where a spin loop would go round again with
+                            nothing changed (GenMC's spin-assume, the PLP rewrite) */
     bool blocking;       /* CAS: enabled only when it would succeed (a mutex lock,
                             as Nidhugg and GenMC block a thread at a held lock) */
 } ir_instr;

@@ -407,6 +407,7 @@ static void rewrite_loop(plp_result *res, int t, int li, plp_mode mode)
     } else {
         ir_instr as = ir_instr_init(I_ASSUME, th->instrs[sh.back].loc);
         as.e1 = exit_test;
+        as.spin = true;
         if (sh.do_while) {
             replace(res, t, sh.back, li, as);
         } else {

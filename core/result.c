@@ -442,7 +442,9 @@ bool explore_wait_at(const wmx_program *p, const wmx_machine *m, const void *fin
     int pc = machine_pc(m, final_state, t);
     wait_reason why = WAIT_FOREVER;
     if (st == TS_BLOCKED)
-        why = ir_is_loop_bound(p, t, pc) ? WAIT_BOUND : WAIT_ASSUME;
+        why = ir_is_loop_bound(p, t, pc) ? WAIT_BOUND
+            : pc >= 0 && pc < p->threads[t].ninstrs && p->threads[t].instrs[pc].spin ? WAIT_SPIN
+            : WAIT_ASSUME;
     *w = (explore_wait){ t, pc, why };
     return true;
 }

@@ -101,7 +101,8 @@ typedef struct explore_error {
 typedef enum {
     WAIT_FOREVER,    /* at an await or a lock that nothing enables any more */
     WAIT_ASSUME,     /* an assumption failed there */
-    WAIT_BOUND       /* a bounded loop (`bound N`, C's --unroll) would go round again */
+    WAIT_BOUND,      /* a bounded loop (`bound N`, C's --unroll) would go round again */
+    WAIT_SPIN        /* a spin loop would go round again with nothing changed */
 } wait_reason;
 
 typedef struct explore_wait {

@@ -193,6 +193,7 @@ static const char *wait_words(wait_reason why)
     switch (why) {
     case WAIT_ASSUME: return "stops: assumption false at";
     case WAIT_BOUND:  return "stops: loop bound reached at";
+    case WAIT_SPIN:   return "stops: spin loop would go round again at";
     default:          return "waits forever at";
     }
 }
@@ -202,8 +203,11 @@ void report_wait(const wmx_program *p, const explore_wait *w, char *buf, size_t 
     const ir_thread *th = &p->threads[w->thread];
     if (w->instr >= 0 && w->instr < th->ninstrs) {
         const ir_instr *in = &th->instrs[w->instr];
-        snprintf(buf, n, "%s %s %s:%d:%d: %s", th->name, wait_words(w->why), ir_loc_file(p, in->loc),
-                 in->loc.line, in->loc.col, in->text ? in->text : "");
+        /* "(loop bound reached: --unroll)": the C front end's own words,
+         * which the reason already says */
+        bool own = in->text && in->text[0] && in->text[0] != '(';
+        snprintf(buf, n, "%s %s %s:%d:%d%s%s", th->name, wait_words(w->why), ir_loc_file(p, in->loc),
+                 in->loc.line, in->loc.col, own ? ": " : "", own ? in->text : "");
     } else {
         snprintf(buf, n, "%s %s its end", th->name, wait_words(w->why));
     }
@@ -614,7 +618,8 @@ void report_json(FILE *out, const explore_result *res)
             fprintf(out, "%s{\"thread\": ", k ? ", " : "");
             json_string(out, th->name);
             fprintf(out, ", \"reason\": \"%s\"", w->why == WAIT_ASSUME ? "assume"
-                                               : w->why == WAIT_BOUND ? "bound" : "waits");
+                                               : w->why == WAIT_BOUND ? "bound"
+                                               : w->why == WAIT_SPIN ? "spin" : "waits");
             if (w->instr >= 0 && w->instr < th->ninstrs) {
                 const ir_instr *in = &th->instrs[w->instr];
                 snprintf(line, sizeof line, "%s:%d:%d", ir_loc_file(p, in->loc), in->loc.line,

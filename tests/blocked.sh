@@ -124,6 +124,11 @@ EOF
     grep -q '^    t1 waits forever at abba.c:4:45: pthread_mutex_lock(&b)$' "$tmp/out" || bad "abba.c: t1: $(cat "$tmp/out")"
     grep -q '^    t2 waits forever at abba.c:5:45: pthread_mutex_lock(&a)$' "$tmp/out" || bad "abba.c: t2: $(cat "$tmp/out")"
     grep -q '1  t1: pthread_mutex_lock(&a) ' "$tmp/out" || bad "abba.c: the trace: $(cat "$tmp/out")"
+    # a spin loop that would go round again, and a loop --unroll cuts: said
+    # in words, not by the front end's placeholder text
+    "$WMX" explore "$root/tests/c/spinlock.c" --model tso > "$tmp/out" 2>&1
+    grep -q '^    P1 stops: spin loop would go round again at .*spinlock.c:33:5$' "$tmp/out" || bad "spinlock.c: spin: $(cat "$tmp/out")"
+    grep -q '^    P1 stops: loop bound reached at .*spinlock.c:28:5$' "$tmp/out" || bad "spinlock.c: bound: $(cat "$tmp/out")"
 fi
 
 # the interactive explorer: `until deadlock` replays one
