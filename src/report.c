@@ -235,8 +235,9 @@ static void report_blocked(FILE *out, const explore_result *res)
             res->blocked == 1 ? "" : "s", res->blocked == 1 ? "s" : "");
     wmx_machine *m = NULL;
     int shown = res->nblocked_at < BLOCKED_SHOW ? res->nblocked_at : BLOCKED_SHOW;
+    /* the traces of the sets shown; 0 when not counted (stateful) */
     long listed = 0;
-    for (int i = 0; i < res->nblocked_at; i++)
+    for (int i = 0; i < shown; i++)
         listed += res->blocked_at[i].count;
     for (int i = 0; i < shown; i++) {
         const explore_blocked *b = &res->blocked_at[i];
@@ -262,13 +263,12 @@ static void report_blocked(FILE *out, const explore_result *res)
         }
     }
     machine_free(m);
-    if (res->nblocked_at > shown)
-        fprintf(out, "  and %d more way%s to stop (--json lists %s)\n", res->nblocked_at - shown,
-                res->nblocked_at - shown == 1 ? "" : "s",
-                res->nblocked_at == EXPLORE_MAX_BLOCKED_AT ? "the first 16" : "them all");
-    else if (listed > 0 && listed < res->blocked)
-        fprintf(out, "  and %ld more trace%s that stop elsewhere\n", res->blocked - listed,
-                res->blocked - listed == 1 ? "" : "s");
+    if (listed > 0 && listed < res->blocked)
+        fprintf(out, "  and %ld more trace%s that stop elsewhere (--json lists up to %d sets of places)\n",
+                res->blocked - listed, res->blocked - listed == 1 ? "" : "s", EXPLORE_MAX_BLOCKED_AT);
+    else if (listed == 0 && res->nblocked_at > shown)
+        fprintf(out, "  and more that stop elsewhere (--json lists up to %d sets of places)\n",
+                EXPLORE_MAX_BLOCKED_AT);
 }
 
 void report_text(FILE *out, const explore_result *res)

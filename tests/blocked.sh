@@ -51,6 +51,22 @@ grep -q "^    P0 waits forever at $tmp/mixed.wmx:5:3: await(y == 1)" "$tmp/out" 
 grep -q "^    P1 stops: assumption false at $tmp/mixed.wmx:9:3: assume(r == 1)" "$tmp/out" || bad "mixed.wmx: P1: $(cat "$tmp/out")"
 grep -q 'trace (a shortest one)' "$tmp/out" && bad "mixed.wmx: a trace for a set that is not a deadlock: $(cat "$tmp/out")"
 
+# seven sets of places: the first five are listed, the rest counted
+cat > "$tmp/many.wmx" <<'EOF'
+name Many
+var x;
+thread W { x = 1; }
+thread A { r = x; assume(r == 1); }
+thread B { r = x; assume(r == 1); }
+thread C { r = x; assume(r == 1); }
+EOF
+"$WMX" explore "$tmp/many.wmx" --model sc > "$tmp/out" 2>&1
+[ "$(grep -c '^  1 trace:$' "$tmp/out")" = 5 ] || bad "many.wmx: want 5 sets listed: $(cat "$tmp/out")"
+grep -q '^  and 2 more traces that stop elsewhere (--json lists up to 16 sets of places)$' "$tmp/out" \
+    || bad "many.wmx: the rest: $(cat "$tmp/out")"
+[ "$("$WMX" explore "$tmp/many.wmx" --model sc --json | grep -o '"deadlock"' | wc -l)" = 7 ] \
+    || bad "many.wmx: JSON lists 7 sets"
+
 # a bounded loop that would go round again
 "$WMX" explore "$root/examples/dekker.wmx" --model sc > "$tmp/out" 2>&1
 grep -q 'P0 stops: loop bound reached at .*dekker.wmx:24:3: while (flag\[1\] == 1) bound 2' "$tmp/out" \
