@@ -678,6 +678,7 @@ void explore_result_merge(explore_result *dst, explore_result *src)
     dst->blocked += src->blocked;
     dst->events += src->events;
     dst->bound_cut += src->bound_cut;
+    dst->runs_no_class += src->runs_no_class;
     dst->positive += src->positive;
     dst->negative += src->negative;
     dst->error_traces += src->error_traces;

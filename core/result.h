@@ -138,6 +138,8 @@ typedef struct explore_result {
     long bound_cut;              /* of those, traces where a thread stopped where
                                     the C front end's loop bound (--unroll) cut a loop */
     long positive, negative;     /* traces where the proposition holds / does not */
+    long runs_no_class;          /* rfsmc: traces run that were no class (stepping
+                                    stones: a failed lock, an await that could pass) */
     long events;                 /* events executed in total */
     int workers;                 /* threads that explored it (1, or --jobs N's N):
                                     the report may format with as many */

@@ -2303,6 +2303,7 @@ static void iter_finish(rfsmc_iter *it)
     it->finished = true;
     rs *r = &it->r;
     r->res->time_s = explore_now() - it->t0;
+    r->res->runs_no_class = r->empty;
     if (getenv("WMX_RFSMC_STATS"))
         fprintf(stderr, "rfsmc: %ld traces run, %ld of them no class; %ld checks, %ld refuted early\n",
                 r->nodes, r->empty, r->checks, r->refuted);

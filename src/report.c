@@ -271,6 +271,28 @@ static void report_blocked(FILE *out, const explore_result *res)
                 EXPLORE_MAX_BLOCKED_AT);
 }
 
+/* RF-SMC reaches the other orders of critical sections only through
+ * graphs where a lock failed, which are no class: on programs built of
+ * mutexes those can be most of the run.  rfstate finds the same classes
+ * without them. */
+static void report_lock_hint(FILE *out, const explore_result *res)
+{
+    if (res->algo != ALGO_RFSMC || res->runs_no_class < 1000 ||
+        res->runs_no_class < 4 * (res->traces + res->blocked))
+        return;
+    const wmx_program *p = res->prog;
+    bool locks = false;
+    for (int t = 0; t < p->nthreads && !locks; t++)
+        for (int i = 0; i < p->threads[t].ninstrs && !locks; i++)
+            locks = p->threads[t].instrs[i].kind == I_CAS && p->threads[t].instrs[i].blocking;
+    if (!locks)
+        return;
+    fprintf(out, "Note: rfsmc ran %ld traces that are no class to reach other orders of the critical\n"
+                 "sections (%ld classes found); --algo rfstate finds the same classes by memoising\n"
+                 "states, usually much faster on mutex-heavy programs (at the cost of memory).\n",
+            res->runs_no_class, res->traces + res->blocked);
+}
+
 void report_text(FILE *out, const explore_result *res)
 {
     const wmx_program *p = res->prog;
@@ -344,6 +366,7 @@ void report_text(FILE *out, const explore_result *res)
         fprintf(out, "PARTIAL: stopped: %s%s\n", report_stop_text(res),
                 res->nerrors ? "; the violations above were found before the stop (exit 1)"
                              : "; the result covers only what was explored (exit 3)");
+    report_lock_hint(out, res);
 }
 
 /* Integers without printf, and a state's text written with one fwrite:

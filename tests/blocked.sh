@@ -140,6 +140,22 @@ EOF
     grep -q '^    t1 waits forever at abba.c:4:45: pthread_mutex_lock(&b)$' "$tmp/out" || bad "abba.c: t1: $(cat "$tmp/out")"
     grep -q '^    t2 waits forever at abba.c:5:45: pthread_mutex_lock(&a)$' "$tmp/out" || bad "abba.c: t2: $(cat "$tmp/out")"
     grep -q '1  t1: pthread_mutex_lock(&a) ' "$tmp/out" || bad "abba.c: the trace: $(cat "$tmp/out")"
+    # a mutex-heavy program: rfsmc's detour through failed locks is
+    # pointed out, with the algorithm that avoids it (the same classes)
+    cat > "$tmp/lk.c" <<'EOF'
+#include <pthread.h>
+pthread_mutex_t m;
+int x;
+void *t(void *p) { for (int i = 0; i < 2; i++) { pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); } return p; }
+int main(void) { pthread_t a[4]; for (int i = 0; i < 4; i++) pthread_create(&a[i], 0, t, 0); for (int i = 0; i < 4; i++) pthread_join(a[i], 0); return 0; }
+EOF
+    "$WMX" explore "$tmp/lk.c" --model sc > "$tmp/out" 2>&1
+    grep -q '^  2520 traces, 0 blocked' "$tmp/out" && grep -q '^Note: rfsmc ran [0-9]* traces that are no class' "$tmp/out" \
+        && grep -q 'algo rfstate finds the same classes' "$tmp/out" || bad "lk.c: no hint: $(cat "$tmp/out")"
+    "$WMX" explore "$tmp/lk.c" --model sc --algo rfstate > "$tmp/out" 2>&1
+    grep -q '^  2520 traces, 0 blocked' "$tmp/out" && ! grep -q '^Note:' "$tmp/out" || bad "lk.c rfstate: $(cat "$tmp/out")"
+    "$WMX" explore "$tmp/abba.c" --model sc > "$tmp/out" 2>&1
+    grep -q '^Note:' "$tmp/out" && bad "abba.c: a hint on a small program: $(cat "$tmp/out")"
     # a spin loop that would go round again, and a loop --unroll cuts: said
     # in words, not by the front end's placeholder text
     "$WMX" explore "$root/tests/c/spinlock.c" --model tso > "$tmp/out" 2>&1
