@@ -516,8 +516,12 @@ static int cmd_run_one(int argc, char **argv, cmd_ctx *ctx)
                     p->threads[t].name, in->text ? in->text : "");
             rc = EXIT_FAIL;
         } else if (s == TS_BLOCKED || s == TS_RUNNING) {
-            fprintf(ctx->out, "%s is blocked (%s)\n", p->threads[t].name,
-                    s == TS_BLOCKED ? "assume failed or loop bound exceeded" : "waiting forever");
+            explore_wait w;
+            char line[1024];
+            if (explore_wait_at(p, m, st, t, &w)) {
+                report_wait(p, &w, line, sizeof line);
+                fprintf(ctx->out, "%s\n", line);
+            }
         }
     }
     if (p->quant != Q_NONE) {
