@@ -140,6 +140,11 @@ EOF
     grep -q '^    t1 waits forever at abba.c:4:45: pthread_mutex_lock(&b)$' "$tmp/out" || bad "abba.c: t1: $(cat "$tmp/out")"
     grep -q '^    t2 waits forever at abba.c:5:45: pthread_mutex_lock(&a)$' "$tmp/out" || bad "abba.c: t2: $(cat "$tmp/out")"
     grep -q '1  t1: pthread_mutex_lock(&a) ' "$tmp/out" || bad "abba.c: the trace: $(cat "$tmp/out")"
+    # the tutorial's example, as doc/tutorial.md shows it (but the time)
+    (cd "$root" && "$WMX" explore examples/deadlock.c --model sc) | sed 's/events, [0-9.]* s/events, T s/' > "$tmp/out" 2>&1
+    sed -n '/^\$ wmx explore examples\/deadlock.c --model sc$/,/^```$/p' "$root/doc/tutorial.md" | sed '1d;$d' \
+        | sed 's/events, [0-9.]* s/events, T s/' > "$tmp/want"
+    [ -s "$tmp/want" ] && cmp -s "$tmp/out" "$tmp/want" || bad "examples/deadlock.c differs from doc/tutorial.md: $(diff "$tmp/want" "$tmp/out")"
     # a mutex-heavy program: rfsmc's detour through failed locks is
     # pointed out, with the algorithm that avoids it (the same classes)
     cat > "$tmp/lk.c" <<'EOF'
