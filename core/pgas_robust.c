@@ -827,6 +827,10 @@ int pgas_robust(const wmx_program *p, pgas_method method, const pgas_opts *o,
             }
             path[np++] = tt;
             pgas_apply(m, w, &tt, NULL);
+            /* as nf_request: a rank whose local code failed after the
+             * request does not go on to its pops */
+            if (tt.kind == PT_STEP && pgas_rank_fault(m, w, tt.rank) != PF_NONE)
+                continue;
             if (method == PGAS_NF && xs[j].pa == 1) {
                 path[np] = (pgas_transition){ PT_POPA, tt.rank, q };
                 pgas_apply(m, w, &path[np++], NULL);
