@@ -188,6 +188,9 @@ if command -v tmux >/dev/null 2>&1; then
         text 'until deadlock'; keys Enter
         wait_for 'reached a deadlock in 0 steps' || return
         wait_for 'P1 waits forever at ab.wmx:4:13' || return
+        # the executions list marks it a deadlock
+        text 'explore'; keys Enter
+        wait_for '1 trace   deadlock' || return
         text 'quit'; keys Enter
         wait_for 'WMX-EXIT=0' || return
     }

@@ -28,7 +28,7 @@ static void execs_draw(ui_state *ui, ui_pane *p, ui_screen *s, ui_rect r)
             len += snprintf(line + len, sizeof line - (size_t)len, "%-10s  ", c->satisfies ? "cond holds" : "");
         if (any_flag)
             len += snprintf(line + len, sizeof line - (size_t)len, "%-9s  ",
-                            c->error ? "ASSERTION" : c->blocked ? "blocked" : "");
+                            c->error ? "ASSERTION" : c->deadlock ? "deadlock" : c->blocked ? "blocked" : "");
         snprintf(line + len, sizeof line - (size_t)len, "%s", c->label);
         int y = r.y + row;
         bool sel = i == p->sel;
@@ -43,6 +43,9 @@ static void execs_draw(ui_state *ui, ui_pane *p, ui_screen *s, ui_rect r)
             h = strstr(line, "ASSERTION");
             if (h)
                 scr_set_style(s, r.x + 1 + (int)(h - line), y, 9, ST_ERROR);
+            h = strstr(line, "deadlock");
+            if (h)
+                scr_set_style(s, r.x + 1 + (int)(h - line), y, 8, ST_ERROR);
         }
     }
 }

@@ -618,9 +618,19 @@ static void explore_trace_cb(const explore_trace *tr, void *ud)
         vals[i] = o->thread >= 0 ? machine_regs(l->m, tr->final_state, o->thread)[o->reg]
                                  : machine_memory(l->m, tr->final_state)[o->cell];
     }
+    bool deadlock = false;
+    if (tr->blocked) {
+        int waiting = 0, stopped = 0;
+        for (int t = 0; t < p->nthreads; t++) {
+            thread_status st = machine_status(l->m, tr->final_state, t);
+            waiting += st == TS_RUNNING;
+            stopped += st == TS_BLOCKED;
+        }
+        deadlock = waiting >= 2 && stopped == 0;
+    }
     ui_exec_class *c = NULL;
     for (int i = 0; i < l->n && !c; i++)
-        if (l->v[i].blocked == tr->blocked && l->v[i].error == tr->error &&
+        if (l->v[i].blocked == tr->blocked && l->v[i].error == tr->error && l->v[i].deadlock == deadlock &&
             memcmp(l->v[i].vals, vals, (size_t)n * sizeof *vals) == 0)
             c = &l->v[i];
     if (!c) {
@@ -640,6 +650,7 @@ static void explore_trace_cb(const explore_trace *tr, void *ud)
         c->vals = wmx_malloc((size_t)(n ? n : 1) * sizeof *vals);
         memcpy(c->vals, vals, (size_t)n * sizeof *vals);
         c->blocked = tr->blocked;
+        c->deadlock = deadlock;
         c->error = tr->error;
         char label[512] = "";
         for (int i = 0; i < n; i++) {

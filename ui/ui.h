@@ -129,6 +129,8 @@ typedef struct ui_exec_class {
     wmx_val *vals;          /* observed locations */
     char *label;            /* "P0:r0=0; P1:r0=0;" */
     bool satisfies, blocked, error;
+    bool deadlock;          /* blocked, with two or more threads waiting at
+                               awaits or locks and none stopped otherwise */
     long count;
     int ntraces;
     ui_trace traces[UI_TRACES_PER_CLASS];
