@@ -85,8 +85,7 @@ typedef struct settled_set {
 typedef struct decision {
     wmx_eid ev;            /* the read (thread, index) */
     int thread;
-    bool is_await;
-    bool is_lock;          /* an await that is a lock: any source (see finish_graph) */
+    bool is_await;         /* an await, or a lock (an await for a free mutex) */
     int cell;
     ir_op cmp;
     wmx_val operand;
@@ -1243,7 +1242,7 @@ static void discover(rs *r)
                 own = i;
         /* the initial value */
         if (own < 0 && cur != EID_INIT &&
-            (!d->is_await || d->is_lock || await_accepts(d, r->prog->cell_init[cell])))
+            (!d->is_await || await_accepts(d, r->prog->cell_init[cell])))
             offer(r, di, EID_INIT);
         /* a write of the fixed part is the same event, with the same
          * cone, in every trace below d: the first pass offered it (or it
@@ -1265,7 +1264,10 @@ static void discover(rs *r)
             /* not in e's po∪rf future (nor e itself) */
             if (vc_of(r, w->pos)[te] > ie)
                 continue;
-            if (d->is_await && !d->is_lock && !await_accepts(d, w->x.value))
+            /* a lock too is offered only the writes it can take: a lock
+             * that reads a held mutex fails, a graph that is never a
+             * class; the ones the search needs come from swap_sources */
+            if (d->is_await && !await_accepts(d, w->x.value))
                 continue;
             offer(r, di, id);
         }
@@ -1632,7 +1634,6 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
             d->cell = gv->x.cell;
             if (r->winfo[k].thread >= 0) {     /* an await or a lock */
                 d->is_await = true;
-                d->is_lock = gv->x.kind == X_RMW;
                 d->cmp = r->winfo[k].cmp;
                 d->operand = r->winfo[k].operand;
             }

@@ -278,7 +278,7 @@ static void report_blocked(FILE *out, const explore_result *res)
 static void report_lock_hint(FILE *out, const explore_result *res)
 {
     if (res->algo != ALGO_RFSMC || res->runs_no_class < 1000 ||
-        res->runs_no_class < 4 * (res->traces + res->blocked))
+        res->runs_no_class < res->traces + res->blocked)
         return;
     const wmx_program *p = res->prog;
     bool locks = false;
