@@ -87,6 +87,13 @@ if not ok:
 sys.exit(0 if ok else 1)
 EOF
 
+# scripted mode: a deadlock in the initial state (a trace of no steps),
+# found and then listed
+printf 'until deadlock\nexplore\n' > "$tmp/s.wmxs"
+"$WMX" --script "$tmp/s.wmxs" "$tmp/ab.wmx" > "$tmp/out" 2>&1; rc=$?
+[ "$rc" = 0 ] && grep -q '^reached a deadlock in 0 steps:' "$tmp/out" && grep -q '^    1       1 trace   \[x\]=0; \[y\]=0;  deadlock$' "$tmp/out" \
+    && ! grep -q 'runtime error\|Sanitizer' "$tmp/out" || bad "ab.wmx --script: rc=$rc $(cat "$tmp/out")"
+
 # every explorer stops at the same places; --jobs 2 gives the same list
 for f in "$tmp/ab.wmx" "$tmp/mixed.wmx" "$root/examples/dekker.wmx" "$root/examples/spinlock.wmx"; do
     for model in sc tso pso; do

@@ -622,7 +622,8 @@ gx_graph *gx_from_traces(const ui_exec_list *l, const wmx_program *p, int max_no
                 if (gx_find_node(g, id) >= 0)
                     continue;
                 snprintf(full, sizeof full, "%d: %s%s", ci + 1, c->label,
-                         c->error ? " ASSERTION" : c->blocked ? " blocked" : c->satisfies ? " cond" : "");
+                         c->error ? " ASSERTION" : c->deadlock ? " deadlock" : c->blocked ? " blocked"
+                         : c->satisfies ? " cond" : "");
                 char shrt[32];
                 snprintf(shrt, sizeof shrt, "#%d", ci + 1);
                 int lf = gx_add_node(g, id, full, shrt, shrt, -1, c->satisfies ? GX_RACE : 0);

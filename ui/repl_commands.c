@@ -472,7 +472,8 @@ static void until_trace(const explore_trace *tr, void *ud)
     u->found = true;
     u->len = tr->len;
     u->steps = wmx_malloc((size_t)(tr->len ? tr->len : 1) * sizeof *u->steps);
-    memcpy(u->steps, tr->steps, (size_t)tr->len * sizeof *u->steps);
+    if (tr->len)                /* a trace of no steps may come without a buffer */
+        memcpy(u->steps, tr->steps, (size_t)tr->len * sizeof *u->steps);
     *u->cancel = 1;             /* stop the explorer: we have our path */
 }
 
@@ -676,7 +677,8 @@ static void explore_trace_cb(const explore_trace *tr, void *ud)
         ui_trace *t = &c->traces[c->ntraces++];
         t->len = tr->len;
         t->steps = wmx_malloc((size_t)(tr->len ? tr->len : 1) * sizeof *t->steps);
-        memcpy(t->steps, tr->steps, (size_t)tr->len * sizeof *t->steps);
+        if (tr->len)            /* a trace of no steps may come without a buffer */
+            memcpy(t->steps, tr->steps, (size_t)tr->len * sizeof *t->steps);
     }
 }
 
@@ -752,7 +754,8 @@ void ui_explore_after(const explore_result *r, cmd_ctx *ctx)
     for (int i = 0; i < l->n; i++) {
         const ui_exec_class *c = &l->v[i];
         fprintf(ctx->out, "  %3d %7ld trace%s  %s%s%s%s\n", i + 1, c->count, c->count == 1 ? " " : "s",
-                c->label, c->satisfies ? "  cond holds" : "", c->blocked ? "  blocked" : "",
+                c->label, c->satisfies ? "  cond holds" : "",
+                c->deadlock ? "  deadlock" : c->blocked ? "  blocked" : "",
                 c->error ? "  ASSERTION FAILED" : "");
     }
     /* the Output pane drops its oldest lines: say the summary again last */
