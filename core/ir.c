@@ -327,6 +327,15 @@ bool ir_waits(const ir_instr *in)
     return in->kind == I_AWAIT || (in->kind == I_CAS && in->blocking);
 }
 
+bool ir_has_locks(const wmx_program *p)
+{
+    for (int t = 0; t < p->nthreads; t++)
+        for (int i = 0; i < p->threads[t].ninstrs; i++)
+            if (p->threads[t].instrs[i].kind == I_CAS && p->threads[t].instrs[i].blocking)
+                return true;
+    return false;
+}
+
 bool ir_is_loop_bound(const wmx_program *p, int t, int pc)
 {
     const ir_thread *th = &p->threads[t];

@@ -269,6 +269,8 @@ bool ir_waits(const ir_instr *in);
  * thread that would go round once more (a `bound N` loop's count, or
  * where the C front end's --unroll cut a loop). */
 bool ir_is_loop_bound(const wmx_program *p, int t, int pc);
+/* Whether some thread has a lock (a blocking CAS). */
+bool ir_has_locks(const wmx_program *p);
 
 /* Evaluates the condition's proposition on a final state. */
 bool ir_cond_eval(const wmx_program *p, int c, const wmx_val *const *regs,

@@ -256,18 +256,25 @@ static int error_key_cmp(const error_witness *a, const error_witness *b)
     return 0;
 }
 
+static int transition_cmp(const wmx_transition *x, const wmx_transition *y)
+{
+    if (x->thread != y->thread)
+        return x->thread < y->thread ? -1 : 1;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    if (x->cell != y->cell)
+        return x->cell < y->cell ? -1 : 1;
+    return 0;
+}
+
 static int witness_cmp(const error_witness *a, const error_witness *b)
 {
     if (a->len != b->len)
         return a->len < b->len ? -1 : 1;
     for (int i = 0; i < a->len; i++) {
-        const wmx_transition *x = &a->steps[i], *y = &b->steps[i];
-        if (x->thread != y->thread)
-            return x->thread < y->thread ? -1 : 1;
-        if (x->kind != y->kind)
-            return x->kind < y->kind ? -1 : 1;
-        if (x->cell != y->cell)
-            return x->cell < y->cell ? -1 : 1;
+        int c = transition_cmp(&a->steps[i], &b->steps[i]);
+        if (c)
+            return c;
     }
     return 0;
 }
@@ -367,13 +374,9 @@ static int blocked_witness_cmp(const error_witness *a, const error_witness *b)
     if (a->len != b->len)
         return a->len < b->len ? -1 : 1;
     for (int i = a->len - 1; i >= 0; i--) {
-        const wmx_transition *x = &a->steps[i], *y = &b->steps[i];
-        if (x->thread != y->thread)
-            return x->thread < y->thread ? -1 : 1;
-        if (x->kind != y->kind)
-            return x->kind < y->kind ? -1 : 1;
-        if (x->cell != y->cell)
-            return x->cell < y->cell ? -1 : 1;
+        int c = transition_cmp(&a->steps[i], &b->steps[i]);
+        if (c)
+            return c;
     }
     return 0;
 }

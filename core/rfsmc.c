@@ -2259,9 +2259,7 @@ rfsmc_iter *rfsmc_iter_new(const wmx_program *prog, const explore_opts *opts,
         free(it);
         return NULL;
     }
-    for (int t = 0; t < prog->nthreads && !r->locks; t++)
-        for (int i = 0; i < prog->threads[t].ninstrs && !r->locks; i++)
-            r->locks = prog->threads[t].instrs[i].kind == I_CAS && prog->threads[t].instrs[i].blocking;
+    r->locks = ir_has_locks(prog);
     if (r->locks) {
         machine_set_locks_fail(r->lm);
         machine_set_locks_fail(r->mm);

@@ -280,12 +280,7 @@ static void report_lock_hint(FILE *out, const explore_result *res)
     if (res->algo != ALGO_RFSMC || res->runs_no_class < 1000 ||
         res->runs_no_class < res->traces + res->blocked)
         return;
-    const wmx_program *p = res->prog;
-    bool locks = false;
-    for (int t = 0; t < p->nthreads && !locks; t++)
-        for (int i = 0; i < p->threads[t].ninstrs && !locks; i++)
-            locks = p->threads[t].instrs[i].kind == I_CAS && p->threads[t].instrs[i].blocking;
-    if (!locks)
+    if (!ir_has_locks(res->prog))
         return;
     fprintf(out, "Note: rfsmc ran %ld traces that are no class to reach other orders of the critical\n"
                  "sections (%ld classes found); --algo rfstate finds the same classes by memoising\n"
@@ -499,6 +494,19 @@ static void *json_pipe_main(void *arg)
     return NULL;
 }
 
+/* A trace as a JSON array of its events' descriptions (empty without m). */
+static void json_trace(FILE *out, const wmx_machine *m, const wmx_event *events, int len)
+{
+    char line[512];
+    fprintf(out, "[");
+    for (int i = 0; i < len && m; i++) {
+        machine_describe(m, &events[i], line, sizeof line);
+        fprintf(out, "%s", i ? ", " : "");
+        json_string(out, line);
+    }
+    fprintf(out, "]");
+}
+
 void report_json(FILE *out, const explore_result *res)
 {
     const wmx_program *p = res->prog;
@@ -620,13 +628,9 @@ void report_json(FILE *out, const explore_result *res)
         json_string(out, er->message);
         fprintf(out, ", \"thread\": ");
         json_string(out, p->threads[er->thread].name);
-        fprintf(out, ", \"trace\": [");
-        for (int i = 0; i < er->len && m; i++) {
-            machine_describe(m, &er->events[i], line, sizeof line);
-            fprintf(out, "%s", i ? ", " : "");
-            json_string(out, line);
-        }
-        fprintf(out, "]}");
+        fprintf(out, ", \"trace\": ");
+        json_trace(out, m, er->events, er->len);
+        fprintf(out, "}");
     }
     fprintf(out, "], \"error_traces\": %ld, \"blocked_at\": [", res->error_traces);
     if (!m && res->nblocked_at)
@@ -656,13 +660,9 @@ void report_json(FILE *out, const explore_result *res)
             }
             fprintf(out, "}");
         }
-        fprintf(out, "], \"trace\": [");
-        for (int e = 0; e < b->len && m; e++) {
-            machine_describe(m, &b->events[e], line, sizeof line);
-            fprintf(out, "%s", e ? ", " : "");
-            json_string(out, line);
-        }
-        fprintf(out, "]}");
+        fprintf(out, "], \"trace\": ");
+        json_trace(out, m, b->events, b->len);
+        fprintf(out, "}");
     }
     machine_free(m);
     fprintf(out, "], \"time_s\": %.6f}\n", res->time_s);
