@@ -1031,19 +1031,29 @@ static LLVMValueRef called_fn(LLVMValueRef call)
 
 static int fn_effects(LLVMValueRef fn, int depth);
 
-static int call_effects(LLVMValueRef call, int depth)
+/* Debug and lifetime intrinsics, GenMC's loop markers and empty inline
+ * assembly: calls that touch no memory at all. */
+static int call_is_marker(LLVMValueRef call)
 {
     if (p_LLVMIsAInlineAsm(p_LLVMGetCalledValue(call)))
-        return asm_kind(call) == ASM_NOTHING ? EFFECT_NONE : EFFECT_ANY;
+        return asm_kind(call) == ASM_NOTHING;
     LLVMValueRef g = called_fn(call);
     if (!g)
-        return EFFECT_ANY;
+        return 0;
     const char *gn = vname(g);
-    if (strncmp(gn, "llvm.dbg.", 9) == 0 || strncmp(gn, "llvm.lifetime.", 14) == 0 ||
-        strcmp(gn, "__VERIFIER_spin_start") == 0 || strcmp(gn, "__VERIFIER_spin_end") == 0 ||
-        strcmp(gn, "__VERIFIER_loop_begin") == 0)
+    return strncmp(gn, "llvm.dbg.", 9) == 0 || strncmp(gn, "llvm.lifetime.", 14) == 0 ||
+           strcmp(gn, "__VERIFIER_spin_start") == 0 || strcmp(gn, "__VERIFIER_spin_end") == 0 ||
+           strcmp(gn, "__VERIFIER_loop_begin") == 0;
+}
+
+static int call_effects(LLVMValueRef call, int depth)
+{
+    if (call_is_marker(call))
         return EFFECT_NONE;
-    if (p_LLVMIsDeclaration(g) || depth > 8)
+    if (p_LLVMIsAInlineAsm(p_LLVMGetCalledValue(call)))   /* a fence only waits */
+        return asm_kind(call) == ASM_FENCE ? EFFECT_NONE : EFFECT_ANY;
+    LLVMValueRef g = called_fn(call);
+    if (!g || p_LLVMIsDeclaration(g) || depth > 8)
         return EFFECT_ANY;
     return fn_effects(g, depth + 1);
 }
@@ -1055,7 +1065,7 @@ static int fn_effects(LLVMValueRef fn, int depth)
         for (LLVMValueRef x = p_LLVMGetFirstInstruction(bb); x && e != EFFECT_ANY; x = p_LLVMGetNextInstruction(x)) {
             int xe = EFFECT_NONE;
             switch (p_LLVMGetInstructionOpcode(x)) {
-            case LLVMStore: case LLVMFence: case LLVMAlloca:
+            case LLVMStore: case LLVMAlloca:   /* a fence only waits: none */
                 xe = EFFECT_ANY;
                 break;
             case LLVMAtomicRMW:
@@ -1123,16 +1133,56 @@ static int carried_from_cas(finfo *f, int k, LLVMValueRef phi, LLVMValueRef v, i
     }
 }
 
+/* The value a CAS retry loop starts with must be a load of the location
+ * of an exchange in loop k that compares with the phi, with nothing that
+ * touches memory between that load and the loop.  A blocked time round is
+ * then covered by the execution whose load comes later, where the failed
+ * exchange read (every event moved or dropped is a read).  A constant, or a
+ * load followed by a store (`e = x; flag = 1; while (!cas(&x, &e, e + 1))`),
+ * has no such execution: the loop is unrolled instead. */
+static int cas_loop_entry(finfo *f, int k, LLVMValueRef phi, LLVMValueRef v, LLVMBasicBlockRef from)
+{
+    if (!p_LLVMIsAInstruction(v) || p_LLVMGetInstructionOpcode(v) != LLVMLoad ||
+        p_LLVMGetInstructionParent(v) != from)
+        return 0;
+    int n = f->nblocks, compared = 0;
+    const unsigned char *in = f->inloop + (size_t)k * (size_t)n;
+    for (int b = 0; b < n && !compared; b++) {
+        if (!in[b])
+            continue;
+        for (LLVMValueRef x = p_LLVMGetFirstInstruction(f->blocks[b]); x; x = p_LLVMGetNextInstruction(x))
+            if (p_LLVMGetInstructionOpcode(x) == LLVMAtomicCmpXchg && p_LLVMGetOperand(x, 1) == phi &&
+                p_LLVMGetOperand(x, 0) == p_LLVMGetOperand(v, 0))
+                compared = 1;
+    }
+    if (!compared)
+        return 0;
+    for (LLVMValueRef x = p_LLVMGetNextInstruction(v); x; x = p_LLVMGetNextInstruction(x))
+        switch (p_LLVMGetInstructionOpcode(x)) {
+        case LLVMStore: case LLVMLoad: case LLVMFence: case LLVMAtomicRMW: case LLVMAtomicCmpXchg:
+            return 0;
+        case LLVMCall:
+            if (!call_is_marker(x))
+                return 0;
+            break;
+        default:
+            break;
+        }
+    return 1;
+}
+
 static int phi_follows_cas(finfo *f, int k, LLVMValueRef phi)
 {
     int n = f->nblocks;
     const unsigned char *in = f->inloop + (size_t)k * (size_t)n;
     unsigned ni = p_LLVMCountIncoming(phi);
     for (unsigned j = 0; j < ni; j++) {
-        int from = pmap_get(&f->bidx, p_LLVMGetIncomingBlock(phi, j));
-        if (from < 0 || !in[from])
-            continue;                       /* the value the loop starts with */
-        if (!carried_from_cas(f, k, phi, p_LLVMGetIncomingValue(phi, j), 0))
+        LLVMBasicBlockRef bb = p_LLVMGetIncomingBlock(phi, j);
+        int from = pmap_get(&f->bidx, bb);
+        if (from < 0 || !in[from]) {        /* the value the loop starts with */
+            if (!cas_loop_entry(f, k, phi, p_LLVMGetIncomingValue(phi, j), bb))
+                return 0;
+        } else if (!carried_from_cas(f, k, phi, p_LLVMGetIncomingValue(phi, j), 0))
             return 0;
     }
     return 1;
@@ -1355,7 +1405,7 @@ static finfo *func_info(cfront *c, LLVMValueRef fn)
                 continue;
             for (LLVMValueRef x = p_LLVMGetFirstInstruction(f->blocks[b]); x && (pure || zne); x = p_LLVMGetNextInstruction(x)) {
                 switch (p_LLVMGetInstructionOpcode(x)) {
-                case LLVMStore: case LLVMFence: case LLVMAlloca:
+                case LLVMStore: case LLVMAlloca:
                     pure = zne = 0;
                     break;
                 case LLVMAtomicRMW:

@@ -332,6 +332,14 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
             return EXIT_USAGE;
         }
         p = rewritten.prog;
+        if (rewritten.loops_total == 0) {
+            size_t fl = file ? strlen(file) : 0;
+            if (fl > 2 && strcmp(file + fl - 2, ".c") == 0)
+                fprintf(ctx->err, "wmx: note: --plp has no loop to rewrite: the C front end has already unrolled "
+                                  "this program's loops and made its spin loops assume-blocked (doc/c-input.md)\n");
+            else
+                fprintf(ctx->err, "wmx: note: --plp has no loop to rewrite\n");
+        }
     }
     if (opts.jobs != 0 && opts.jobs != 1 && opts.algo != ALGO_NAIVE && opts.algo != ALGO_RFSMC &&
         opts.algo != ALGO_ODPOR)

@@ -347,8 +347,8 @@ void report_text(FILE *out, const explore_result *res)
     }
     report_blocked(out, res);
     if (res->nerrors) {
-        fprintf(out, "%ld trace%s violate an assertion:\n", res->error_traces,
-                res->error_traces == 1 ? "" : "s");
+        fprintf(out, "%ld trace%s an assertion:\n", res->error_traces,
+                res->error_traces == 1 ? " violates" : "s violate");
         wmx_machine *m = machine_new(p, res->model, NULL);
         for (int e = 0; e < res->nerrors; e++) {
             fprintf(out, "%s\n  trace:\n", res->errors[e].message);

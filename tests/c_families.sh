@@ -313,6 +313,55 @@ sed -i 's/while (!atomic_compare_exchange_strong(&x, &e, e + 1)) ;/while (!atomi
 "$WMX" explore "$tmp/casphi.c" --model sc --algo odpor --json > "$tmp/c"
 grep -q 'tries++' "$tmp/casphi.c" && [ "$(counts "$tmp/c")" = "4 0" ] || bad "CAS retry loop that stores: $(counts "$tmp/c"), want 4 0"
 
+# ... nor when the loop's first value is not a load of the exchange's
+# location made just before it: a store between (a blocked retry would hide
+# the run where the other thread saw the store and wrote x = 7, the exchange
+# failed on it and the retry wrote 8) ...
+cat > "$tmp/casgap.c" <<'EOC'
+#include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
+atomic_int x, flag;
+void *t(void *a) { if (flag == 1) x = 7; return a; }
+int main(void) {
+  pthread_t th;
+  pthread_create(&th, 0, t, 0);
+  int e = x;
+  flag = 1;
+  while (!atomic_compare_exchange_strong(&x, &e, e + 1)) ;
+  assert(e != 7);
+  return 0;
+}
+EOC
+"$WMX" explore "$tmp/casgap.c" --model sc --algo odpor --json > "$tmp/c"; rc=$?
+[ "$rc" = 1 ] && grep -q '"x": 8' "$tmp/c" && [ "$(counts "$tmp/c")" = "3 0" ] \
+    || bad "CAS retry loop after a store: rc=$rc $(counts "$tmp/c"), want the failed assert, x = 8, 3 0"
+# ... or a constant (`int e = 0` kept after a failure: the retry takes a held lock)
+cat > "$tmp/casconst.c" <<'EOC'
+#include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
+atomic_int l;
+int in;
+void *t(void *a) {
+  int e = 0;
+  while (!atomic_compare_exchange_strong(&l, &e, 1)) ;
+  in++;
+  assert(in == 1);
+  in--;
+  atomic_store(&l, 0);
+  return a;
+}
+int main(void) { pthread_t s, u; pthread_create(&s, 0, t, 0); pthread_create(&u, 0, t, 0); return 0; }
+EOC
+"$WMX" explore "$tmp/casconst.c" --model sc --algo odpor --json > "$tmp/c"; rc=$?
+[ "$rc" = 1 ] || bad "CAS lock that keeps the failed value: rc=$rc $(counts "$tmp/c"), want the failed assert (exit 1)"
+# a fence only waits: a spin loop with one is still a spin loop (1 and 1)
+printf '#include <pthread.h>\n#include <stdatomic.h>\natomic_int f;\nvoid *t(void *a) { atomic_store(&f, 1); return a; }\nint main(void) {\n  pthread_t s;\n  pthread_create(&s, 0, t, 0);\n  while (atomic_load(&f) == 0) atomic_thread_fence(memory_order_seq_cst);\n  return 0;\n}\n' > "$tmp/fence.c"
+for m in sc tso; do
+    "$WMX" explore "$tmp/fence.c" --model $m --algo rfsmc --json > "$tmp/c"
+    [ "$(counts "$tmp/c")" = "1 1" ] || bad "spin loop with a fence ($m): $(counts "$tmp/c"), want 1 1"
+done
 # a spin loop of two compare-exchanges joined by &&: 4 complete executions
 "$WMX" explore "$root/tests/c/features/cas-two-spin.c" --model sc --algo odpor --json > "$tmp/c"
 [ "$(counts "$tmp/c" | cut -d' ' -f1)" = 4 ] || bad "cas-two-spin: $(counts "$tmp/c"), want 4 complete executions"
