@@ -1086,12 +1086,13 @@ static int fn_effects(LLVMValueRef fn, int depth)
     return e;
 }
 
-/* A header phi that only carries what a compare-exchange in loop k saw: from
- * inside the loop, the exchange's old value or a load of its location (the
- * "expected" of a CAS retry loop, GenMC's isPHIRelatedToCASCmp).  A time
- * round whose exchange failed only read, so it may be blocked as waiting:
- * another execution reads the newer value the first time. */
-static int carried_from_cas(finfo *f, int k, LLVMValueRef phi, LLVMValueRef v, int depth)
+/* A header phi that only carries what loop k last read of one location
+ * `loc`: from inside the loop, the old value of a compare-exchange on loc or
+ * a load of loc (the "expected" of a CAS retry loop, GenMC's
+ * isPHIRelatedToCASCmp and isPHIRelatedToLoad).  A time round that only
+ * read may then be blocked as waiting: another execution reads the newer
+ * value the first time (see phi_follows_read). */
+static int carried_from_read(finfo *f, int k, LLVMValueRef phi, LLVMValueRef v, LLVMValueRef loc, int depth)
 {
     int n = f->nblocks;
     const unsigned char *in = f->inloop + (size_t)k * (size_t)n;
@@ -1106,83 +1107,62 @@ static int carried_from_cas(finfo *f, int k, LLVMValueRef phi, LLVMValueRef v, i
     case LLVMPHI: {                         /* the ways of C's CAS lowering merge */
         unsigned ni = p_LLVMCountIncoming(v);
         for (unsigned j = 0; j < ni; j++)
-            if (!carried_from_cas(f, k, phi, p_LLVMGetIncomingValue(v, j), depth + 1))
+            if (!carried_from_read(f, k, phi, p_LLVMGetIncomingValue(v, j), loc, depth + 1))
                 return 0;
         return 1;
     }
     case LLVMExtractValue: {
         LLVMValueRef agg = p_LLVMGetOperand(v, 0);
-        if (!p_LLVMIsAInstruction(agg) || p_LLVMGetInstructionOpcode(agg) != LLVMAtomicCmpXchg ||
-            p_LLVMGetNumIndices(v) != 1 || p_LLVMGetIndices(v)[0] != 0)
-            return 0;
-        int ab = pmap_get(&f->bidx, p_LLVMGetInstructionParent(agg));
-        return ab >= 0 && in[ab];
+        return p_LLVMIsAInstruction(agg) && p_LLVMGetInstructionOpcode(agg) == LLVMAtomicCmpXchg &&
+               p_LLVMGetNumIndices(v) == 1 && p_LLVMGetIndices(v)[0] == 0 && p_LLVMGetOperand(agg, 0) == loc;
     }
     case LLVMLoad:
-        /* a load of a location some exchange in the loop works on */
-        for (int b = 0; b < n; b++) {
-            if (!in[b])
-                continue;
-            for (LLVMValueRef x = p_LLVMGetFirstInstruction(f->blocks[b]); x; x = p_LLVMGetNextInstruction(x))
-                if (p_LLVMGetInstructionOpcode(x) == LLVMAtomicCmpXchg && p_LLVMGetOperand(x, 0) == p_LLVMGetOperand(v, 0))
-                    return 1;
-        }
-        return 0;
+        return p_LLVMGetOperand(v, 0) == loc;
     default:
         return 0;
     }
 }
 
-/* The value a CAS retry loop starts with must be a load of the location
- * of an exchange in loop k that compares with the phi, with nothing that
- * touches memory between that load and the loop.  A blocked time round is
- * then covered by the execution whose load comes later, where the failed
- * exchange read (every event moved or dropped is a read).  A constant, or a
- * load followed by a store (`e = x; flag = 1; while (!cas(&x, &e, e + 1))`),
- * has no such execution: the loop is unrolled instead. */
-static int cas_loop_entry(finfo *f, int k, LLVMValueRef phi, LLVMValueRef v, LLVMBasicBlockRef from)
-{
-    if (!p_LLVMIsAInstruction(v) || p_LLVMGetInstructionOpcode(v) != LLVMLoad ||
-        p_LLVMGetInstructionParent(v) != from)
-        return 0;
-    int n = f->nblocks, compared = 0;
-    const unsigned char *in = f->inloop + (size_t)k * (size_t)n;
-    for (int b = 0; b < n && !compared; b++) {
-        if (!in[b])
-            continue;
-        for (LLVMValueRef x = p_LLVMGetFirstInstruction(f->blocks[b]); x; x = p_LLVMGetNextInstruction(x))
-            if (p_LLVMGetInstructionOpcode(x) == LLVMAtomicCmpXchg && p_LLVMGetOperand(x, 1) == phi &&
-                p_LLVMGetOperand(x, 0) == p_LLVMGetOperand(v, 0))
-                compared = 1;
-    }
-    if (!compared)
-        return 0;
-    for (LLVMValueRef x = p_LLVMGetNextInstruction(v); x; x = p_LLVMGetNextInstruction(x))
-        switch (p_LLVMGetInstructionOpcode(x)) {
-        case LLVMStore: case LLVMLoad: case LLVMFence: case LLVMAtomicRMW: case LLVMAtomicCmpXchg:
-            return 0;
-        case LLVMCall:
-            if (!call_is_marker(x))
-                return 0;
-            break;
-        default:
-            break;
-        }
-    return 1;
-}
-
-static int phi_follows_cas(finfo *f, int k, LLVMValueRef phi)
+/* The value the loop starts with must be a load of the same location, with
+ * nothing that touches memory between that load and the loop.  A blocked
+ * time round is then covered by the execution whose first load comes later
+ * and reads what the loop's last read saw (every event moved or dropped is
+ * a read).  A constant start, or a store between the load and the loop
+ * (`e = x; flag = 1; while (!CAS(&x, &e, e + 1)) ;`), has no such
+ * execution: the loop is unrolled instead. */
+static int phi_follows_read(finfo *f, int k, LLVMValueRef phi)
 {
     int n = f->nblocks;
     const unsigned char *in = f->inloop + (size_t)k * (size_t)n;
     unsigned ni = p_LLVMCountIncoming(phi);
+    LLVMValueRef loc = NULL;
     for (unsigned j = 0; j < ni; j++) {
         LLVMBasicBlockRef bb = p_LLVMGetIncomingBlock(phi, j);
         int from = pmap_get(&f->bidx, bb);
-        if (from < 0 || !in[from]) {        /* the value the loop starts with */
-            if (!cas_loop_entry(f, k, phi, p_LLVMGetIncomingValue(phi, j), bb))
+        if (from >= 0 && in[from])
+            continue;
+        LLVMValueRef v = p_LLVMGetIncomingValue(phi, j);
+        if (!p_LLVMIsAInstruction(v) || p_LLVMGetInstructionOpcode(v) != LLVMLoad ||
+            p_LLVMGetInstructionParent(v) != bb || (loc && p_LLVMGetOperand(v, 0) != loc))
+            return 0;
+        loc = p_LLVMGetOperand(v, 0);
+        for (LLVMValueRef x = p_LLVMGetNextInstruction(v); x; x = p_LLVMGetNextInstruction(x))
+            switch (p_LLVMGetInstructionOpcode(x)) {
+            case LLVMStore: case LLVMLoad: case LLVMFence: case LLVMAtomicRMW: case LLVMAtomicCmpXchg:
                 return 0;
-        } else if (!carried_from_cas(f, k, phi, p_LLVMGetIncomingValue(phi, j), 0))
+            case LLVMCall:
+                if (!call_is_marker(x))
+                    return 0;
+                break;
+            default:
+                break;
+            }
+    }
+    if (!loc)
+        return 0;
+    for (unsigned j = 0; j < ni; j++) {
+        int from = pmap_get(&f->bidx, p_LLVMGetIncomingBlock(phi, j));
+        if (from >= 0 && in[from] && !carried_from_read(f, k, phi, p_LLVMGetIncomingValue(phi, j), loc, 0))
             return 0;
     }
     return 1;
@@ -1419,7 +1399,7 @@ static finfo *func_info(cfront *c, LLVMValueRef fn)
                 case LLVMPHI:
                     if (b == h) {
                         zne = 0;
-                        if (!phi_follows_cas(f, k, x))
+                        if (!phi_follows_read(f, k, x))
                             pure = 0;
                     }
                     break;

@@ -356,6 +356,12 @@ int main(void) { pthread_t s, u; pthread_create(&s, 0, t, 0); pthread_create(&u,
 EOC
 "$WMX" explore "$tmp/casconst.c" --model sc --algo odpor --json > "$tmp/c"; rc=$?
 [ "$rc" = 1 ] || bad "CAS lock that keeps the failed value: rc=$rc $(counts "$tmp/c"), want the failed assert (exit 1)"
+# a loop that carries what it last loaded of one location (v = x; while
+# (v == 0) v = x;) waits too: entry reads 1 or 2 (2 complete), or 0 and the
+# retry is blocked whatever it reads (3)
+printf '#include <pthread.h>\n#include <stdatomic.h>\natomic_int x;\nvoid *t(void *a) { atomic_store(&x, 1); atomic_store(&x, 2); return a; }\nint main(void) {\n  pthread_t s;\n  pthread_create(&s, 0, t, 0);\n  int v = atomic_load(&x);\n  while (v == 0) v = atomic_load(&x);\n  return v;\n}\n' > "$tmp/ldphi.c"
+"$WMX" explore "$tmp/ldphi.c" --model sc --algo odpor --json > "$tmp/c"
+[ "$(counts "$tmp/c")" = "2 3" ] || bad "loop carrying its last load: $(counts "$tmp/c"), want 2 3"
 # a fence only waits: a spin loop with one is still a spin loop (1 and 1)
 printf '#include <pthread.h>\n#include <stdatomic.h>\natomic_int f;\nvoid *t(void *a) { atomic_store(&f, 1); return a; }\nint main(void) {\n  pthread_t s;\n  pthread_create(&s, 0, t, 0);\n  while (atomic_load(&f) == 0) atomic_thread_fence(memory_order_seq_cst);\n  return 0;\n}\n' > "$tmp/fence.c"
 for m in sc tso; do
