@@ -68,6 +68,9 @@ int cfront_take_args(int argc, char **argv, cfront_opts *o, char *err, size_t er
             o->unroll_given = 1;
             continue;
         }
+        /* --plp stays for explore (its note); the translation needs it too */
+        if (i > 0 && (strcmp(a, "--plp") == 0 || strncmp(a, "--plp=", 6) == 0))
+            o->plp = 1;
         argv[out++] = argv[i];
     }
     if (out < argc)
@@ -385,7 +388,10 @@ typedef struct finfo {
     unsigned char *back;  /* [nblocks * nblocks]: edge is a back edge */
     unsigned char *spin;  /* [nheaders]: a loop without effects (spin-assume) */
     unsigned char *zne;   /* [nheaders]: a loop whose only writes are exchanges
-                           * (see note_rmw_effect) */
+                           * (see note_rmw_effect), or any loop under --plp */
+    unsigned char *plp_phi; /* [nheaders]: --plp, and the header has (integer)
+                             * phis: a time round that left them as they were
+                             * and wrote nothing is blocked (enter_edge) */
     unsigned char *live;  /* [nblocks * nvals]: live at the block's entry
                              (its phis included: they are set on the edge) */
     int sink;             /* -1 unknown, 0 no, 1 the function always fails */
@@ -447,6 +453,7 @@ typedef struct cfront {
     finst *insts;
     int ninsts;
     int unroll, unroll_given;
+    int plp;              /* --plp: a loop's time round that wrote nothing is blocked */
     char **lines;         /* source lines, for instruction text */
     struct srcfile { char *name; char **lines; int nlines, same; } *incs;
     int nincs;            /* files the program #includes, read when shown */
@@ -1086,6 +1093,26 @@ static int fn_effects(LLVMValueRef fn, int depth)
     return e;
 }
 
+/* Two pointers to the same location: the same value, or address
+ * computations that repeat each other (C recomputes &sp->x at each use). */
+static int same_location(LLVMValueRef a, LLVMValueRef b, int depth)
+{
+    if (a == b)
+        return 1;
+    if (depth > 4 || !p_LLVMIsAInstruction(a) || !p_LLVMIsAInstruction(b))
+        return 0;
+    LLVMOpcode op = p_LLVMGetInstructionOpcode(a);
+    if (op != p_LLVMGetInstructionOpcode(b) || (op != LLVMGetElementPtr && op != LLVMBitCast))
+        return 0;
+    int n = p_LLVMGetNumOperands(a);
+    if (n != p_LLVMGetNumOperands(b) || !same_location(p_LLVMGetOperand(a, 0), p_LLVMGetOperand(b, 0), depth + 1))
+        return 0;
+    for (int i = 1; i < n; i++)
+        if (p_LLVMGetOperand(a, i) != p_LLVMGetOperand(b, i))
+            return 0;
+    return 1;
+}
+
 /* A header phi that only carries what loop k last read of one location
  * `loc`: from inside the loop, the old value of a compare-exchange on loc or
  * a load of loc (the "expected" of a CAS retry loop, GenMC's
@@ -1114,10 +1141,11 @@ static int carried_from_read(finfo *f, int k, LLVMValueRef phi, LLVMValueRef v, 
     case LLVMExtractValue: {
         LLVMValueRef agg = p_LLVMGetOperand(v, 0);
         return p_LLVMIsAInstruction(agg) && p_LLVMGetInstructionOpcode(agg) == LLVMAtomicCmpXchg &&
-               p_LLVMGetNumIndices(v) == 1 && p_LLVMGetIndices(v)[0] == 0 && p_LLVMGetOperand(agg, 0) == loc;
+               p_LLVMGetNumIndices(v) == 1 && p_LLVMGetIndices(v)[0] == 0 &&
+               same_location(p_LLVMGetOperand(agg, 0), loc, 0);
     }
     case LLVMLoad:
-        return p_LLVMGetOperand(v, 0) == loc;
+        return same_location(p_LLVMGetOperand(v, 0), loc, 0);
     default:
         return 0;
     }
@@ -1143,7 +1171,7 @@ static int phi_follows_read(finfo *f, int k, LLVMValueRef phi)
             continue;
         LLVMValueRef v = p_LLVMGetIncomingValue(phi, j);
         if (!p_LLVMIsAInstruction(v) || p_LLVMGetInstructionOpcode(v) != LLVMLoad ||
-            p_LLVMGetInstructionParent(v) != bb || (loc && p_LLVMGetOperand(v, 0) != loc))
+            p_LLVMGetInstructionParent(v) != bb || (loc && !same_location(p_LLVMGetOperand(v, 0), loc, 0)))
             return 0;
         loc = p_LLVMGetOperand(v, 0);
         for (LLVMValueRef x = p_LLVMGetNextInstruction(v); x; x = p_LLVMGetNextInstruction(x))
@@ -1164,6 +1192,64 @@ static int phi_follows_read(finfo *f, int k, LLVMValueRef phi)
         int from = pmap_get(&f->bidx, p_LLVMGetIncomingBlock(phi, j));
         if (from >= 0 && in[from] && !carried_from_read(f, k, phi, p_LLVMGetIncomingValue(phi, j), loc, 0))
             return 0;
+    }
+    return 1;
+}
+
+/* --plp (seed 003's partial loop purity) for C: a time round of a loop
+ * that allocates nothing, wrote nothing (no store, no read-modify-write
+ * that changed memory) and left the values it carries to the next time
+ * round (its header's phis, integers) as they were starts the next one in
+ * the same state: it was only waiting, and going round again after it is
+ * blocked, through the same flag as the exchange loops above.  Calls: only to
+ * functions defined in the program that satisfy the same, to assert and
+ * assume, and markers; a library call (a mutex, malloc) keeps the loop as
+ * it is. */
+static int plp_calls_ok(LLVMValueRef call, int depth);
+
+static int plp_fn_ok(LLVMValueRef fn, int depth)
+{
+    for (LLVMBasicBlockRef bb = p_LLVMGetFirstBasicBlock(fn); bb; bb = p_LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef x = p_LLVMGetFirstInstruction(bb); x; x = p_LLVMGetNextInstruction(x)) {
+            LLVMOpcode op = p_LLVMGetInstructionOpcode(x);
+            if (op == LLVMAlloca || (op == LLVMCall && !plp_calls_ok(x, depth)))
+                return 0;
+        }
+    return 1;
+}
+
+static int plp_calls_ok(LLVMValueRef call, int depth)
+{
+    if (call_is_marker(call))
+        return 1;
+    if (p_LLVMIsAInlineAsm(p_LLVMGetCalledValue(call)))
+        return asm_kind(call) == ASM_FENCE;
+    LLVMValueRef g = called_fn(call);
+    if (!g)
+        return 0;
+    const char *gn = vname(g);
+    if (strcmp(gn, "__assert_fail") == 0 || strcmp(gn, "__VERIFIER_assume") == 0 ||
+        strcmp(gn, "__VERIFIER_assert") == 0)
+        return 1;
+    return !p_LLVMIsDeclaration(g) && depth < 8 && plp_fn_ok(g, depth + 1);
+}
+
+static int plp_loop(finfo *f, int k, int h)
+{
+    int n = f->nblocks;
+    const unsigned char *in = f->inloop + (size_t)k * (size_t)n;
+    for (LLVMValueRef x = p_LLVMGetFirstInstruction(f->blocks[h]); x && p_LLVMGetInstructionOpcode(x) == LLVMPHI;
+         x = p_LLVMGetNextInstruction(x))
+        if (p_LLVMGetTypeKind(p_LLVMTypeOf(x)) != LLVMIntegerTypeKind)
+            return 0;
+    for (int b = 0; b < n; b++) {
+        if (!in[b])
+            continue;
+        for (LLVMValueRef x = p_LLVMGetFirstInstruction(f->blocks[b]); x; x = p_LLVMGetNextInstruction(x)) {
+            LLVMOpcode op = p_LLVMGetInstructionOpcode(x);
+            if (op == LLVMAlloca || (op == LLVMCall && !plp_calls_ok(x, 0)))
+                return 0;
+        }
     }
     return 1;
 }
@@ -1375,6 +1461,7 @@ static finfo *func_info(cfront *c, LLVMValueRef fn)
      * waits is blocked, the one that leaves is explored. */
     f->spin = wmx_calloc((size_t)(f->nheaders ? f->nheaders : 1), 1);
     f->zne = wmx_calloc((size_t)(f->nheaders ? f->nheaders : 1), 1);
+    f->plp_phi = wmx_calloc((size_t)(f->nheaders ? f->nheaders : 1), 1);
     for (int h = 0; h < n; h++) {
         if (f->header_of[h] < 0)
             continue;
@@ -1418,6 +1505,10 @@ static finfo *func_info(cfront *c, LLVMValueRef fn)
         }
         f->spin[k] = (unsigned char)pure;
         f->zne[k] = (unsigned char)(zne && !pure);
+        if (c->plp && !pure && !zne && plp_loop(f, k, h)) {
+            f->zne[k] = 1;
+            f->plp_phi[k] = p_LLVMGetInstructionOpcode(p_LLVMGetFirstInstruction(f->blocks[h])) == LLVMPHI;
+        }
     }
     for (int b = 0; b < n; b++)
         free(pred[b]);
@@ -1440,6 +1531,7 @@ static void finfo_free(finfo *f)
     free(f->back);
     free(f->spin);
     free(f->zne);
+    free(f->plp_phi);
     free(f->live);
 }
 
@@ -2803,7 +2895,7 @@ static void enter_edge(cfront *c, int from, int to)
     LLVMBasicBlockRef tb = fi->blocks[to];
     LLVMBasicBlockRef fb = fi->blocks[from];
     /* phis: all incoming values first, then the assignments */
-    int nphi = 0;
+    int nphi = 0, phi_changed = -1;
     LLVMValueRef first = p_LLVMGetFirstInstruction(tb);
     for (LLVMValueRef in = first; in && p_LLVMGetInstructionOpcode(in) == LLVMPHI; in = p_LLVMGetNextInstruction(in))
         nphi++;
@@ -2827,6 +2919,17 @@ static void enter_edge(cfront *c, int from, int to)
                 }
             }
         }
+        if (fi->back[(size_t)from * (size_t)fi->nblocks + (size_t)to] && fi->plp_phi[fi->header_of[to]]) {
+            /* --plp: did this time round change a carried value? */
+            int changed = -1;
+            k = 0;
+            for (LLVMValueRef in = first; k < nphi; in = p_LLVMGetNextInstruction(in), k++) {
+                int ne = e_bin(c, OP_NE, e_of(c, inc[k]), e_of(c, val(c, in)));
+                changed = changed < 0 ? ne : e_bin(c, OP_LOR, changed, ne);
+            }
+            phi_changed = temp_reg(c);
+            emit_let(c, phi_changed, changed);
+        }
         k = 0;
         for (LLVMValueRef in = first; k < nphi; in = p_LLVMGetNextInstruction(in), k++) {
             if (c->forked && !(inc[k].kind == CV_CONST && fi->header_of[to] >= 0 && is_induction(in))) {
@@ -2847,9 +2950,11 @@ static void enter_edge(cfront *c, int from, int to)
             return;
         }
         int effr = c->insts[F->inst].eff[h];
-        if (fi->zne[h] && effr >= 0) {
+        if (fi->zne[h] && (effr >= 0 || phi_changed >= 0)) {
             ir_instr a = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0, 0 });
-            a.e1 = ir_reg(c->p, effr);
+            a.e1 = effr < 0 ? ir_reg(c->p, phi_changed)
+                 : phi_changed < 0 ? ir_reg(c->p, effr)
+                 : e_bin(c, OP_LOR, ir_reg(c->p, effr), ir_reg(c->p, phi_changed));
             a.spin = true;
             emit(c, &a, "(spin loop: this time round changed nothing; assume it exits)");
         }
@@ -3262,6 +3367,8 @@ static void do_rmw(cfront *c, LLVMValueRef in, int cmpxchg)
     emit(c, &x, NULL);
     if (op == LLVMAtomicRMWBinOpXchg)
         note_rmw_effect(c, e_bin(c, OP_NE, ir_reg(c->p, x.dst), x.e1));
+    else if (c->plp)
+        note_rmw_effect(c, e_bin(c, OP_NE, x.e1, e_const(c, 0)));
     if (w < 64 && op != LLVMAtomicRMWBinOpXchg && p_LLVMGetFirstUse(in)) {
         /* memory keeps the 64-bit sum; the C value wraps at w bits (an
          * unused result gets no let: --ifaa looks for faa nothing reads) */
@@ -3437,7 +3544,11 @@ static void step(cfront *c)
         break;      /* assigned on the edge */
     case LLVMAlloca: do_alloca(c, in); break;
     case LLVMLoad: do_load(c, in); break;
-    case LLVMStore: do_store(c, in); break;
+    case LLVMStore:
+        if (c->plp)
+            note_rmw_effect(c, e_const(c, 1));
+        do_store(c, in);
+        break;
     case LLVMAtomicCmpXchg: do_rmw(c, in, 1); break;
     case LLVMAtomicRMW: do_rmw(c, in, 0); break;
     case LLVMFence: {
@@ -4007,6 +4118,7 @@ static wmx_program *translate_file(const char *path, const cfront_opts *o, const
     c->err = err;
     c->unroll = o && o->unroll > 0 ? o->unroll : CFRONT_DEFAULT_UNROLL;
     c->unroll_given = o && o->unroll_given;
+    c->plp = o && o->plp;
     c->budget = 2000000;
     c->ctx = p_LLVMContextCreate();
     LLVMMemoryBufferRef buf = NULL;

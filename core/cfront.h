@@ -25,6 +25,7 @@ typedef struct cfront_opts {
     const char *flags[CFRONT_MAX_FLAGS];  /* -DNAME=V, -IDIR: passed to clang */
     int unroll;                           /* loop bound; 0 = the default */
     int unroll_given;                     /* the user set --unroll */
+    int plp;                              /* --plp: block time rounds of loops that wrote nothing */
 } cfront_opts;
 
 /* True when the file name says C (ends in .c). */

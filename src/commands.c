@@ -334,10 +334,11 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
         p = rewritten.prog;
         if (rewritten.loops_total == 0) {
             size_t fl = file ? strlen(file) : 0;
-            if (fl > 2 && strcmp(file + fl - 2, ".c") == 0)
-                fprintf(ctx->err, "wmx: note: --plp has no loop to rewrite: the C front end has already unrolled "
-                                  "this program's loops and made its spin loops assume-blocked (doc/c-input.md)\n");
-            else
+            if (fl > 2 && strcmp(file + fl - 2, ".c") == 0) {
+                if (plp == PLP_AWAIT)
+                    fprintf(ctx->err, "wmx: note: --plp=await on C input: the time rounds that wrote nothing are "
+                                      "blocked by assume while translating (doc/c-input.md)\n");
+            } else
                 fprintf(ctx->err, "wmx: note: --plp has no loop to rewrite\n");
         }
     }
