@@ -4138,7 +4138,7 @@ static wmx_program *translate_file(const char *path, const cfront_opts *o, const
         return NULL;
     }
     LLVMPassBuilderOptionsRef po = p_LLVMCreatePassBuilderOptions();
-    LLVMErrorRef perr = p_LLVMRunPasses(c->mod, "function(mem2reg)", NULL, po);
+    LLVMErrorRef perr = p_LLVMRunPasses(c->mod, "function(sroa,mem2reg)", NULL, po);
     p_LLVMDisposePassBuilderOptions(po);
     if (perr) {
         char *m = p_LLVMGetErrorMessage(perr);
