@@ -19,7 +19,7 @@ if "$WMX" explore "$tmp/empty.c" --json 2>&1 | grep -q 'C input not built'; then
     echo "c_plp: skipped: C input not built"; exit 0
 fi
 nprog=${WMX_C_PLP:-24}
-case "${WMX_BUILD:-}" in *asan*) nprog=${WMX_C_PLP:-8} ;; esac
+case "${WMX_BUILD:-}" in *asan*) nprog=${WMX_C_PLP:-12} ;; esac
 
 seed=${WMX_C_PLP_SEED:-7}
 rnd() { seed=$(( (seed * 1103515245 + 12345) % 2147483648 )); R=$(( seed / 65536 % $1 )); }
