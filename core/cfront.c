@@ -68,6 +68,10 @@ int cfront_take_args(int argc, char **argv, cfront_opts *o, char *err, size_t er
             o->unroll_given = 1;
             continue;
         }
+        if (i > 0 && strcmp(a, "--no-spin-assume") == 0) {
+            o->no_spin_assume = 1;
+            continue;
+        }
         /* --plp stays for explore (its note); the translation needs it too */
         if (i > 0 && (strcmp(a, "--plp") == 0 || strncmp(a, "--plp=", 6) == 0))
             o->plp = 1;
@@ -454,6 +458,7 @@ typedef struct cfront {
     int ninsts;
     int unroll, unroll_given;
     int plp;              /* --plp: a loop's time round that wrote nothing is blocked */
+    int no_spin_assume;   /* --no-spin-assume: spin and exchange loops are unrolled */
     char **lines;         /* source lines, for instruction text */
     struct srcfile { char *name; char **lines; int nlines, same; } *incs;
     int nincs;            /* files the program #includes, read when shown */
@@ -1503,6 +1508,8 @@ static finfo *func_info(cfront *c, LLVMValueRef fn)
                 }
             }
         }
+        if (c->no_spin_assume)
+            pure = zne = 0;
         f->spin[k] = (unsigned char)pure;
         f->zne[k] = (unsigned char)(zne && !pure);
         if (c->plp && !pure && !zne && plp_loop(f, k, h)) {
@@ -4119,6 +4126,7 @@ static wmx_program *translate_file(const char *path, const cfront_opts *o, const
     c->unroll = o && o->unroll > 0 ? o->unroll : CFRONT_DEFAULT_UNROLL;
     c->unroll_given = o && o->unroll_given;
     c->plp = o && o->plp;
+    c->no_spin_assume = o && o->no_spin_assume;
     c->budget = 2000000;
     c->ctx = p_LLVMContextCreate();
     LLVMMemoryBufferRef buf = NULL;

@@ -26,6 +26,7 @@ typedef struct cfront_opts {
     int unroll;                           /* loop bound; 0 = the default */
     int unroll_given;                     /* the user set --unroll */
     int plp;                              /* --plp: block time rounds of loops that wrote nothing */
+    int no_spin_assume;                   /* --no-spin-assume: no loop is made an assume */
 } cfront_opts;
 
 /* True when the file name says C (ends in .c). */
@@ -35,8 +36,9 @@ bool cfront_available(void);
 /* Compiles and translates `path`.  NULL + err on failure: a clang
  * diagnostic (file:line:col: message) or `unsupported: WHAT`. */
 wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err);
-/* Takes -DNAME[=V], -D NAME, -IDIR, -I DIR, --unroll N / --unroll=N out of
- * argv (in place; returns the new argc).  -1 + message in err on a bad
+/* Takes -DNAME[=V], -D NAME, -IDIR, -I DIR, --unroll N / --unroll=N and
+ * --no-spin-assume out of argv (in place; returns the new argc), and notes
+ * --plp (left for explore).  -1 + message in err on a bad
  * value. */
 int cfront_take_args(int argc, char **argv, cfront_opts *o, char *err, size_t errn);
 

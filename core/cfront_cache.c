@@ -183,6 +183,7 @@ char *cfront_cache_entry(const char *path, const cfront_opts *o, const char *cla
     hash_long(&h, o ? o->unroll : 0);
     hash_long(&h, o ? o->unroll_given : 0);
     hash_long(&h, o ? o->plp : 0);
+    hash_long(&h, o ? o->no_spin_assume : 0);
     size_t n = strlen(dir) + 64;
     char *entry = wmx_malloc(n);
     snprintf(entry, n, "%s/%016llx%016llx.wmxc", dir, (unsigned long long)h.a, (unsigned long long)h.b);

@@ -43,7 +43,7 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
 
     cmd_ctx ctx = { .out = stdout, .err = stderr, .cancel = &interrupted, .current_model = MODEL_TSO };
-    /* -D, -I and --unroll belong to C programs, whichever command loads one */
+    /* -D, -I, --unroll and --no-spin-assume belong to C programs, whichever command loads one */
     static cfront_opts c_opts;
     char why[256];
     argc = cfront_take_args(argc, argv, &c_opts, why, sizeof why);
