@@ -157,6 +157,8 @@ typedef struct rs {
     int *tmpcount;
     int *tmpcone;
     int *keybuf;           /* scratch for the key being offered */
+    uint64_t *rmwkeys;     /* scratch for rmw_sources_clash */
+    size_t rmwcap;
     size_t keycap;
     int *evstart;
     int nev, nwords;
@@ -1823,12 +1825,58 @@ static bool greedy_witness_obs(rs *r, const graph *g, const wmx_eid *obs_w)
 
 /* Explores alternative a (a copy: a shared decision's alts may move) of
  * decision di. */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Two read-modify-writes that wrote and read the same write of one cell:
+ * never consistent, under any model (each must come right after that write
+ * in coherence).  On mutex programs almost every refuted alternative is one
+ * (two locks taking the same release): found here by a sort instead of a
+ * failed greedy witness and a saturation. */
+static bool rmw_sources_clash(rs *r, const graph *g)
+{
+    size_t n = 0;
+    for (int t = 0; t < r->nthreads; t++)
+        for (int i = 0; i < g->tn[t]; i++) {
+            const gev *e = &g->tev[t][i];
+            if (e->x.kind != X_RMW || !e->x.wrote)
+                continue;
+            if (n == r->rmwcap) {
+                r->rmwcap = r->rmwcap ? 2 * r->rmwcap : 64;
+                r->rmwkeys = wmx_realloc(r->rmwkeys, r->rmwcap * sizeof *r->rmwkeys);
+            }
+            r->rmwkeys[n++] = (uint64_t)(uint32_t)e->x.cell << 32 | (uint32_t)e->rf;
+        }
+    if (n < 2)
+        return false;
+    if (n <= 32) {                      /* the usual size: no sort needed */
+        for (size_t k = 1; k < n; k++)
+            for (size_t j = 0; j < k; j++)
+                if (r->rmwkeys[k] == r->rmwkeys[j])
+                    return true;
+        return false;
+    }
+    qsort(r->rmwkeys, n, sizeof *r->rmwkeys, cmp_u64);
+    for (size_t k = 1; k < n; k++)
+        if (r->rmwkeys[k] == r->rmwkeys[k - 1])
+            return true;
+    return false;
+}
+
 static void explore_alt(rs *r, int di, const alt *a)
 {
     decision *d = r->dec[di];
     int nt = r->nthreads;
     int *cnt = wmx_malloc((size_t)(nt ? nt : 1) * sizeof *cnt);
     if (!build_fixed(r, d, a, cnt)) {
+        free(cnt);
+        return;
+    }
+    if (rmw_sources_clash(r, &r->ng)) {
+        r->refuted++;
         free(cnt);
         return;
     }
@@ -2528,6 +2576,7 @@ void rfsmc_iter_free(rfsmc_iter *it)
     free(r->tmpcount);
     free(r->tmpcone);
     free(r->keybuf);
+    free(r->rmwkeys);
     free(r->evstart);
     free(r->satstack);
     free(r->satwrites);
