@@ -2340,8 +2340,9 @@ static int fn_waits_on(LLVMValueRef fn, LLVMValueRef g, int depth)
 }
 
 /* The threads that may wait at barrier object o when each is one arrival
- * of exactly `count`: then arrival k is a count in a cell of its own,
- * *slot_var (made here), and the k-th participant's index is returned.
+ * of exactly `count`: then participant k has cells of its own in *slot_var
+ * (made here, 3 * count cells: see barrier_wait), and the k-th
+ * participant's index is returned.
  * -1 otherwise (main takes part, the barrier is not a global of its own,
  * or the numbers differ). */
 static int barrier_participant(cfront *c, cval b, wmx_val count, int *slot_var, int *nslots)
@@ -2370,8 +2371,8 @@ static int barrier_participant(cfront *c, cval b, wmx_val count, int *slot_var, 
         if (strcmp(c->objs[i].name, name) == 0)
             o = i;
     if (o < 0) {
-        o = obj_new(c, name, n);
-        c->objs[o].type = p_LLVMArrayType(p_LLVMInt64TypeInContext(p_LLVMGetModuleContext(c->mod)), (unsigned)n);
+        o = obj_new(c, name, 3 * n);
+        c->objs[o].type = p_LLVMArrayType(p_LLVMInt64TypeInContext(p_LLVMGetModuleContext(c->mod)), (unsigned)(3 * n));
         obj_make_real(c, o);
         c->objs[o].thread_writes = 1;
     }
@@ -2400,22 +2401,35 @@ static void barrier_wait(cfront *c, LLVMValueRef call)
     if (c->failed)
         return;
     if (k >= 0) {
-        /* one arrival count per participant, written only by it: arrivals
-         * do not race, so their order makes no new executions (GenMC counts
-         * one execution for N threads meeting at a barrier) */
+        /* Cells written only by participant k: its count of rounds (cell
+         * k, no other thread reads it), and its arrival at round r, r + 1
+         * written to cell nslots + 2k + r % 2.  The others wait for that
+         * value: a participant is at most one round ahead of one still
+         * waiting, so the cell of round r's parity holds its arrival at r
+         * and no later one, and every wait has one write to read.  Arrivals
+         * do not race, so their order makes no new executions, round after
+         * round (GenMC counts one execution for threads meeting at a
+         * barrier). */
         int r = temp_reg(c);
         ir_instr inc = ir_instr_init(I_FAA, (wmx_srcloc){ 0, 0, 0 });
         inc.addr.var = slots;
         inc.addr.index = e_const(c, k);
         inc.dst = r;
         inc.e1 = e_const(c, 1);
-        emit(c, &inc, "pthread_barrier_wait: arrive");
+        emit(c, &inc, "pthread_barrier_wait: count the round");
+        int parity = e_bin(c, OP_MOD, ir_reg(c->p, r), e_const(c, 2));
+        ir_instr arrive = ir_instr_init(I_XCHG, (wmx_srcloc){ 0, 0, 0 });
+        arrive.addr.var = slots;
+        arrive.addr.index = e_bin(c, OP_ADD, e_const(c, nslots + 2 * k), parity);
+        arrive.dst = temp_reg(c);
+        arrive.e1 = e_bin(c, OP_ADD, ir_reg(c->p, r), e_const(c, 1));
+        emit(c, &arrive, "pthread_barrier_wait: arrive");
         for (int u = 0; u < nslots; u++) {
             if (u == k)
                 continue;
             ir_instr aw = ir_instr_init(I_AWAIT, (wmx_srcloc){ 0, 0, 0 });
             aw.addr.var = slots;
-            aw.addr.index = e_const(c, u);
+            aw.addr.index = e_bin(c, OP_ADD, e_const(c, nslots + 2 * u), parity);
             aw.cmp = OP_GE;
             aw.e1 = e_bin(c, OP_ADD, ir_reg(c->p, r), e_const(c, 1));
             emit(c, &aw, "pthread_barrier_wait: the others arrive");

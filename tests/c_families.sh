@@ -371,6 +371,42 @@ printf '#include <pthread.h>\n#include <stdatomic.h>\n_Atomic(int *) p;\nint tar
 printf '#include <pthread.h>\n#include <stdatomic.h>\n_Atomic(int *) l;\nint me1, me2;\nvoid *t(void *arg) {\n  int *e = 0;\n  while (!atomic_compare_exchange_strong(&l, &e, (int *)arg)) e = 0;\n  atomic_store(&l, 0);\n  return 0;\n}\nint main(void) { pthread_t a, b; pthread_create(&a, 0, t, &me1); pthread_create(&b, 0, t, &me2); return 0; }\n' > "$tmp/sptrcas.c"
 "$WMX" explore "$tmp/sptrcas.c" --model sc --algo odpor --unroll 4 --json > "$tmp/c"
 [ "$(counts "$tmp/c" | cut -d' ' -f1)" = 2 ] || bad "CAS spin lock on a pointer: $(counts "$tmp/c"), want 2 complete"
+# a barrier used round after round: still one execution (a first-round wait
+# read a second-round arrival before: 3 for 2 threads x 2 rounds), and it
+# still orders: a check moved after the second wait of a round fails
+cat > "$tmp/bar.c" <<'EOC'
+#include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
+pthread_barrier_t b;
+atomic_int v[2];
+void *t(void *arg) {
+  int i = *(int *)arg;
+  for (int r = 1; r <= 2; r++) {
+    atomic_store(&v[i], r);
+    pthread_barrier_wait(&b);
+    assert(atomic_load(&v[!i]) == r);
+    pthread_barrier_wait(&b);
+  }
+  return 0;
+}
+int id[2] = {0, 1};
+int main(void) {
+  pthread_t a[2];
+  pthread_barrier_init(&b, 0, 2);
+  for (int i = 0; i < 2; i++) pthread_create(&a[i], 0, t, &id[i]);
+  return 0;
+}
+EOC
+for m in sc tso pso; do
+    "$WMX" explore "$tmp/bar.c" --model $m --json > "$tmp/c"; rc=$?
+    [ "$rc" = 0 ] && [ "$(counts "$tmp/c")" = "1 0" ] || bad "barrier in rounds ($m): rc=$rc $(counts "$tmp/c"), want 1 0"
+done
+{ sed -n '1,/^  for (int r/p' "$tmp/bar.c"
+  printf '    atomic_store(&v[i], r);\n    pthread_barrier_wait(&b);\n    pthread_barrier_wait(&b);\n    assert(atomic_load(&v[!i]) == r);\n' 
+  sed -n '/^  }$/,$p' "$tmp/bar.c"; } > "$tmp/bar2.c"
+"$WMX" explore "$tmp/bar2.c" --model tso --json > "$tmp/c"; rc=$?
+[ "$rc" = 1 ] || bad "barrier in rounds, check after the second wait: rc=$rc, want the failed assert (exit 1)"
 # a fence only waits: a spin loop with one is still a spin loop (1 and 1)
 printf '#include <pthread.h>\n#include <stdatomic.h>\natomic_int f;\nvoid *t(void *a) { atomic_store(&f, 1); return a; }\nint main(void) {\n  pthread_t s;\n  pthread_create(&s, 0, t, 0);\n  while (atomic_load(&f) == 0) atomic_thread_fence(memory_order_seq_cst);\n  return 0;\n}\n' > "$tmp/fence.c"
 for m in sc tso; do
