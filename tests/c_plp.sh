@@ -14,6 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
+. "$(cd "$(dirname "$0")" && pwd)/lib/c_twins.sh"
 printf 'int main(void) { return 0; }\n' > "$tmp/empty.c"
 if "$WMX" explore "$tmp/empty.c" --json 2>&1 | grep -q 'C input not built'; then
     echo "c_plp: skipped: C input not built"; exit 0
@@ -67,35 +68,16 @@ gen() {
         names="$names P$t"
         t=$((t + 1))
     done
-    {
-        echo "int main(void) {"
-        echo "  pthread_t t[$nt];"
-        k=0; for f in $names; do echo "  pthread_create(&t[$k], 0, $f, 0);"; k=$((k + 1)); done
-        echo "  for (int i = 0; i < $nt; i++) pthread_join(t[i], 0);"
-        echo "  return 0;"
-        echo "}"
-    } >> "$tmp/p.c"
+    c_main $nt $names
 }
 
-states() { sed -n 's/.*"states": \(\[[^]]*\]\).*/\1/p' "$1"; }
-counts() { sed -n 's/.*"traces": \([0-9]*\), "blocked": \([0-9]*\),.*/\1 \2/p' "$1"; }
-i=0; runs=0; without=0; with=0
+i=0; runs=0; plain=0; optioned=0
 while [ $i -lt $nprog ]; do
     gen
-    for m in sc tso pso; do
-        "$WMX" explore "$tmp/p.c" --unroll 3 --model $m --algo rfsmc --json > "$tmp/a" 2> "$tmp/e"; ra=$?
-        "$WMX" explore "$tmp/p.c" --unroll 3 --model $m --algo rfsmc --plp --json > "$tmp/b" 2>> "$tmp/e"; rb=$?
-        sa=$(states "$tmp/a"); sb=$(states "$tmp/b")
-        if [ "$ra" != "$rb" ] || [ -z "$sa" ] || [ "$sa" != "$sb" ]; then
-            cp "$tmp/p.c" "/tmp/c_plp_fail_$i.c"
-            bad "program $i ($m): rc $ra/$rb, states differ without and with --plp (kept in /tmp/c_plp_fail_$i.c): $(head -c 300 "$tmp/e")"
-        fi
-        set -- $(counts "$tmp/a") $(counts "$tmp/b") 0 0 0 0
-        without=$((without + $1)); with=$((with + $3))
-        runs=$((runs + 1))
-    done
+    same_states_with --plp c_plp $i "without and with --plp"
     i=$((i + 1))
 done
+without=$plain; with=$optioned
 # --plp must have blocked something, or this test checked nothing
 [ "$with" -lt "$without" ] || bad "--plp blocked nothing: $with complete executions with it, $without without"
 
@@ -131,10 +113,10 @@ int main(void) {
 }
 EOC
 "$WMX" explore "$tmp/dekker.c" --model tso --plp --json > "$tmp/c"; rc=$?
-[ "$rc" = 0 ] && [ "$(counts "$tmp/c" | cut -d' ' -f1)" = 4 ] && grep -q '"errors": \[\]' "$tmp/c" \
-    || bad "Dekker with --plp under TSO: rc=$rc $(counts "$tmp/c"), want 4 complete executions and no failed assert"
+[ "$rc" = 0 ] && [ "$(twin_counts "$tmp/c" | cut -d' ' -f1)" = 4 ] && grep -q '"errors": \[\]' "$tmp/c" \
+    || bad "Dekker with --plp under TSO: rc=$rc $(twin_counts "$tmp/c"), want 4 complete executions and no failed assert"
 "$WMX" explore "$tmp/dekker.c" --model tso --unroll 4 --json > "$tmp/c"
-set -- $(counts "$tmp/c")
+set -- $(twin_counts "$tmp/c")
 [ "${1:-0}" -gt 4 ] || bad "Dekker without --plp at --unroll 4: $1 complete executions, want more than 4"
 
 [ "$fail" = 0 ] && echo "c_plp: $runs runs ($nprog random programs x sc/tso/pso): the same states with --plp ($with complete executions) as without ($without); Dekker with --plp: 4"

@@ -14,6 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
+. "$(cd "$(dirname "$0")" && pwd)/lib/c_twins.sh"
 printf 'int main(void) { return 0; }\n' > "$tmp/empty.c"
 if "$WMX" explore "$tmp/empty.c" --json 2>&1 | grep -q 'C input not built'; then
     echo "c_random: skipped: C input not built"; exit 0
@@ -87,14 +88,7 @@ gen() { # writes $tmp/p.wmx and $tmp/p.c
         names="$names P$t"
         t=$((t + 1))
     done
-    {
-        echo "int main(void) {"
-        echo "  pthread_t t[$nt];"
-        k=0; for f in $names; do echo "  pthread_create(&t[$k], 0, $f, 0);"; k=$((k + 1)); done
-        echo "  for (int i = 0; i < $nt; i++) pthread_join(t[i], 0);"
-        echo "  return 0;"
-        echo "}"
-    } >> "$tmp/p.c"
+    c_main $nt $names
 }
 
 # one line per final state, keys sorted; .wmx "P0:r1" read as "P0_r1"

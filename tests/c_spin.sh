@@ -15,6 +15,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
+. "$(cd "$(dirname "$0")" && pwd)/lib/c_twins.sh"
 printf 'int main(void) { return 0; }\n' > "$tmp/empty.c"
 if "$WMX" explore "$tmp/empty.c" --json 2>&1 | grep -q 'C input not built'; then
     echo "c_spin: skipped: C input not built"; exit 0
@@ -69,35 +70,16 @@ gen() {
         names="$names P$t"
         t=$((t + 1))
     done
-    {
-        echo "int main(void) {"
-        echo "  pthread_t t[$nt];"
-        k=0; for f in $names; do echo "  pthread_create(&t[$k], 0, $f, 0);"; k=$((k + 1)); done
-        echo "  for (int i = 0; i < $nt; i++) pthread_join(t[i], 0);"
-        echo "  return 0;"
-        echo "}"
-    } >> "$tmp/p.c"
+    c_main $nt $names
 }
 
-states() { sed -n 's/.*"states": \(\[[^]]*\]\).*/\1/p' "$1"; }
-counts() { sed -n 's/.*"traces": \([0-9]*\), "blocked": \([0-9]*\),.*/\1 \2/p' "$1"; }
-i=0; runs=0; with=0; without=0
+i=0; runs=0; plain=0; optioned=0
 while [ $i -lt $nprog ]; do
     gen
-    for m in sc tso pso; do
-        "$WMX" explore "$tmp/p.c" --unroll 3 --model $m --algo rfsmc --json > "$tmp/a" 2> "$tmp/e"; ra=$?
-        "$WMX" explore "$tmp/p.c" --unroll 3 --no-spin-assume --model $m --algo rfsmc --json > "$tmp/b" 2>> "$tmp/e"; rb=$?
-        sa=$(states "$tmp/a"); sb=$(states "$tmp/b")
-        if [ "$ra" != "$rb" ] || [ -z "$sa" ] || [ "$sa" != "$sb" ]; then
-            cp "$tmp/p.c" "/tmp/c_spin_fail_$i.c"
-            bad "program $i ($m): rc $ra/$rb, states differ with the spin rules and without (kept in /tmp/c_spin_fail_$i.c): $(head -c 300 "$tmp/e")"
-        fi
-        set -- $(counts "$tmp/a") $(counts "$tmp/b") 0 0 0 0
-        with=$((with + $1)); without=$((without + $3))
-        runs=$((runs + 1))
-    done
+    same_states_with --no-spin-assume c_spin $i "with the spin rules and without"
     i=$((i + 1))
 done
+with=$plain; without=$optioned
 [ "$with" -lt "$without" ] || bad "the spin rules blocked nothing: $with complete executions with them, $without without"
 
 [ "$fail" = 0 ] && echo "c_spin: $runs runs ($nprog random programs x sc/tso/pso): the same states with the spin rules ($with complete executions) as with --no-spin-assume ($without)"
