@@ -86,6 +86,11 @@ typedef struct decision {
     wmx_eid ev;            /* the read (thread, index) */
     int thread;
     bool is_await;         /* an await, or a lock (an await for a free mutex) */
+    /* e's cell is a mutex chain (find_chain_cells): the alternatives are
+     * the other RMWs that could take src0, e's source on the branch, and
+     * leave e to run later (see taker_sources) */
+    bool taker;
+    wmx_eid src0;
     int cell;
     ir_op cmp;
     wmx_val operand;
@@ -184,6 +189,9 @@ typedef struct rs {
     wmx_val *wvals;
     unsigned char *sure;
     unsigned char *released;   /* per cell: ends at 0 in every class (find_released) */
+    unsigned char *chain;      /* per cell: a mutex chain (find_chain_cells), or NULL */
+    int *pastw;                /* scratch of discover: trace positions of writes */
+    int pastcap;
     /* the current graph's writes by cell, thread by thread in program
      * order: gw[gwoff[c]..gwoff[c+1]) (built by index_writes) */
     int *gwoff;
@@ -939,7 +947,9 @@ static alt make_key2(rs *r, const decision *d, wmx_eid src, wmx_eid ovr, bool us
     for (int t = 0; t < nt; t++) {
         a.hash = mix(a.hash, (uint64_t)cone[t]);
         for (int i = d->fcount[t]; i < cone[t]; i++)
-            if (gev_is_read(&r->g.tev[t][i])) {
+            /* src may be a lock its thread waits at, not yet in the
+             * graph (taker_sources): an RMW, so a read */
+            if ((use_ovr && t == ts && i == is) || gev_is_read(&r->g.tev[t][i])) {
                 wmx_eid rf = use_ovr && t == ts && i == is ? ovr : r->g.tev[t][i].rf;
                 a.data[k++] = EID_MAKE(t, i);
                 a.data[k++] = rf;
@@ -1189,6 +1199,75 @@ static bool await_accepts(const decision *d, wmx_val v)
 
 static bool await_may_wait(const rs *r, const decision *d);
 
+static bool on_chain(const rs *r, int cell)
+{
+    return r->chain && cell >= 0 && cell < r->prog->ncells && r->chain[cell];
+}
+
+/* The alternatives of a decision d on a mutex chain (find_chain_cells):
+ * an RMW c of the cell that could read src0 instead of e, with its
+ * program-order past as in the current trace.  Its past must not hold e
+ * nor the event that reads src0 here, and a lock must find the value it
+ * waits for.  The node runs F_e, c's cone and c reading src0; e is not in
+ * it and runs when the scheduler gets to it (a later decision). */
+static void taker_sources(rs *r, int di)
+{
+    graph *g = &r->g;
+    decision *d = r->dec[di];
+    int te = d->thread, ie = EID_INDEX(d->ev), cell = d->cell;
+    wmx_eid s = d->src0;
+    if (s == SRC_ABSENT)
+        return;
+    wmx_val sv = s == EID_INIT ? r->prog->cell_init[cell] : graph_ev(g, s)->x.value;
+    /* who reads src0 in this trace (e on the branch, else the taker) */
+    int rt = -1, ri = 0;
+    for (int t = 0; t < r->nthreads && rt < 0; t++)
+        for (int i = d->fcount[t]; i < g->tn[t]; i++) {
+            const gev *c = &g->tev[t][i];
+            if (c->x.kind == X_RMW && c->x.cell == cell && c->rf == s) {
+                rt = t;
+                ri = i;
+                break;
+            }
+        }
+    for (int tc = 0; tc < r->nthreads; tc++) {
+        if (tc == te)
+            continue;                   /* after e in program order */
+        for (int ic = d->fcount[tc]; ic < g->tn[tc]; ic++) {
+            const gev *c = &g->tev[tc][ic];
+            if (c->x.kind != X_RMW || c->x.cell != cell || (tc == rt && ic == ri))
+                continue;
+            if (ic > 0) {
+                const int *vp = vc_of(r, g->tev[tc][ic - 1].pos);
+                if (vp[te] > ie || (rt >= 0 && vp[rt] > ri))
+                    continue;           /* its past holds e or src0's reader */
+            }
+            const ir_instr *in = &r->prog->threads[tc].instrs[c->x.instr];
+            if (in->kind == I_CAS && c->x.read != sv)
+                continue;               /* a lock that would wait there */
+            if (rs_poll(r))
+                return;
+            offer_key(r, di, make_key2(r, d, EID_MAKE(tc, ic), s, true));
+        }
+        /* a lock its thread waits at for ever here: it may take src0 in
+         * other classes (Nidhugg's RF-SMC swaps its deadlocked locks the
+         * same way); it is no event of the graph, so only here */
+        int ic = g->tn[tc];
+        if (ic < d->fcount[tc] || !at_await(r, r->mstate, tc))
+            continue;
+        waiter w;
+        await_at(r, r->mstate, tc, &w);
+        if (w.cell != cell || !ir_cmp_holds(w.cmp, sv, w.operand))
+            continue;
+        if (ic > 0) {
+            const int *vp = vc_of(r, g->tev[tc][ic - 1].pos);
+            if (vp[te] > ie || (rt >= 0 && vp[rt] > ri))
+                continue;
+        }
+        offer_key(r, di, make_key2(r, d, EID_MAKE(tc, ic), s, true));
+    }
+}
+
 /* An RMW e excludes every other RMW reading its source, so an RMW c that
  * reads from e's chain (and is therefore in e's future) may in other
  * classes come before e: c reading any source s that is not in e's future
@@ -1232,6 +1311,12 @@ static void discover(rs *r)
     index_writes(r, g);
     for (int di = 0; di < r->ndec; di++) {
         decision *d = r->dec[di];
+        if (d->taker) {
+            taker_sources(r, di);
+            if (r->stop)
+                return;
+            continue;
+        }
         int te = d->thread, ie = EID_INDEX(d->ev);
         bool present = ie < g->tn[te];
         wmx_eid cur = present ? g->tev[te][ie].rf : SRC_ABSENT;
@@ -1242,14 +1327,37 @@ static void discover(rs *r)
         for (int i = ie - 1; i >= 0 && own < 0; i--)
             if (i < g->tn[te] && gev_is_write(&g->tev[te][i]) && g->tev[te][i].x.cell == cell)
                 own = i;
-        /* the initial value */
-        if (own < 0 && cur != EID_INIT &&
-            (!d->is_await || await_accepts(d, r->prog->cell_init[cell])))
-            offer(r, di, EID_INIT);
         /* a write of the fixed part is the same event, with the same
          * cone, in every trace below d: the first pass offered it (or it
          * was the source taken, alts[0]), so later passes skip it */
         bool skip_fixed = atomic_load_explicit(&d->fixed_offered, memory_order_acquire);
+        /* Under SC, e cannot read a write w in the past of another write
+         * w' of its cell that is in the past of e's program-order
+         * predecessor (w' comes between w and e in every order), nor the
+         * initial value when there is any such w'.  Facts of F_e alone,
+         * so only the first pass needs them.  Mutex programs: a read in a
+         * critical section was offered every older write of its cell,
+         * each refuted by the saturation. */
+        int npast = 0;
+        bool need_past = r->model == MODEL_SC && ie > 0 && cell >= 0 &&
+            (!skip_fixed || !atomic_load_explicit(&d->init_offered, memory_order_acquire));
+        if (need_past) {
+            const int *pe = vc_of(r, g->tev[te][ie - 1].pos);
+            int nw = r->gwoff[cell + 1] - r->gwoff[cell];
+            if (nw > r->pastcap) {
+                r->pastcap = 2 * nw;
+                r->pastw = wmx_realloc(r->pastw, (size_t)r->pastcap * sizeof *r->pastw);
+            }
+            for (int k = r->gwoff[cell]; k < r->gwoff[cell + 1]; k++) {
+                wmx_eid id = r->gw[k];
+                if (pe[EID_THREAD(id)] > EID_INDEX(id))
+                    r->pastw[npast++] = g->tev[EID_THREAD(id)][EID_INDEX(id)].pos;
+            }
+        }
+        /* the initial value */
+        if (own < 0 && cur != EID_INIT && npast == 0 &&
+            (!d->is_await || await_accepts(d, r->prog->cell_init[cell])))
+            offer(r, di, EID_INIT);
         unsigned polls = 0;
         for (int k = cell >= 0 ? r->gwoff[cell] : 0; cell >= 0 && k < r->gwoff[cell + 1]; k++) {
             wmx_eid id = r->gw[k];
@@ -1270,6 +1378,11 @@ static void discover(rs *r)
              * that reads a held mutex fails, a graph that is never a
              * class; the ones the search needs come from swap_sources */
             if (d->is_await && !await_accepts(d, w->x.value))
+                continue;
+            bool over = false;
+            for (int q = 0; q < npast && !over; q++)
+                over = r->pastw[q] != w->pos && vc_of(r, r->pastw[q])[t] > i;
+            if (over)
                 continue;
             offer(r, di, id);
         }
@@ -1349,8 +1462,8 @@ static bool build_fixed(rs *r, const decision *d, const alt *a, int *cnt)
         if (a->data && a->data[t] > cnt[t])
             cnt[t] = a->data[t];
     }
-    if (a->src != SRC_ABSENT)
-        cnt[d->thread] = d->fcount[d->thread] + 1;
+    if (a->src != SRC_ABSENT && !d->taker)
+        cnt[d->thread] = d->fcount[d->thread] + 1;   /* e itself */
     graph *ng = &r->ng;
     for (int t = 0; t < nt; t++)
         ng->tn[t] = 0;
@@ -1639,13 +1752,15 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
                 d->cmp = r->winfo[k].cmp;
                 d->operand = r->winfo[k].operand;
             }
+            d->taker = on_chain(r, d->cell);
+            d->src0 = gv->rf;
             /* the branch taken is known; "absent" is an alternative of awaits */
             alt taken = key_keep(d, make_key(r, d, gv->rf), nt);
             d->alts = wmx_malloc(2 * sizeof *d->alts);
             d->cap = 2;
             d->alts[d->nalts++] = taken;
             d->next = 1;
-            if (d->is_await && await_may_wait(r, d))
+            if (d->is_await && !d->taker && await_may_wait(r, d))
                 d->alts[d->nalts++] = (alt){ SRC_ABSENT, 0, NULL, mix(0, (uint64_t)(uint32_t)SRC_ABSENT) };
         }
         cnt[t] = i + 1;
@@ -1663,6 +1778,10 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
         d->cell = w.cell;
         d->cmp = w.cmp;
         d->operand = w.operand;
+        /* a lock waiting at the end of a chain's held mutex: every write
+         * of the chain is in F_e and has its reader, so nothing is left */
+        d->taker = on_chain(r, d->cell);
+        d->src0 = SRC_ABSENT;
         d->alts = wmx_malloc(2 * sizeof *d->alts);
         d->cap = 2;
         d->alts[d->nalts++] = (alt){ SRC_ABSENT, 0, NULL, mix(0, (uint64_t)(uint32_t)SRC_ABSENT) };
@@ -2270,6 +2389,58 @@ static void find_released(rs *r)
     free(must);
 }
 
+/* Finds the mutex chains: cells that only read-modify-writes which always
+ * write can name (locks, that is CASes that wait until they succeed,
+ * exchanges and fetch-and-adds), and that some lock names.  Each access
+ * of such a cell reads the one before it in coherence and no two read the
+ * same write, so in every class that holds a decision's fixed part F_e,
+ * the write e reads on the branch (src0, in F_e) is read by e or by one
+ * other RMW c.  The decision splits its classes by that reader: no
+ * "e reads w" alternatives, no "absent" one (with src0 free, e would run),
+ * and no lock ever runs on a held mutex, so no graph is a stepping stone
+ * (see finish_graph): c taking src0 with e left to run later reaches the
+ * other orders of two critical sections directly.  Returns whether every
+ * lock of the program is on a chain (else the locks fail, as before, and
+ * no cell is a chain). */
+static bool find_chain_cells(rs *r)
+{
+    const wmx_program *p = r->prog;
+    int nc = p->ncells;
+    if (p->pgas_ranks > 0 || nc == 0 || !r->locks)
+        return false;
+    unsigned char *lockc = wmx_calloc((size_t)nc, 1), *other = wmx_calloc((size_t)nc, 1);
+    bool ok = true;
+    for (int t = 0; t < p->nthreads && ok; t++)
+        for (int i = 0; i < p->threads[t].ninstrs && ok; i++) {
+            const ir_instr *in = &p->threads[t].instrs[i];
+            if (!ir_is_visible(in) || in->kind == I_FENCE)
+                continue;
+            int lo, hi;
+            if (!operand_cells(p, &in->addr, &lo, &hi)) {
+                ok = false;         /* a pointer loaded from memory: any cell */
+                break;
+            }
+            bool lock = in->kind == I_CAS && in->blocking;
+            bool rmw = lock || in->kind == I_XCHG || in->kind == I_FAA;
+            for (int c = lo; c < hi && c < nc; c++) {
+                if (lock)
+                    lockc[c] = 1;
+                if (!rmw)
+                    other[c] = 1;
+            }
+        }
+    for (int c = 0; c < nc && ok; c++)
+        if (lockc[c] && other[c])
+            ok = false;             /* a lock on a cell also read or stored */
+    if (ok) {
+        r->chain = lockc;
+        lockc = NULL;
+    }
+    free(lockc);
+    free(other);
+    return ok;
+}
+
 /* Whether the await of decision d can wait for ever in some class. */
 static bool await_may_wait(const rs *r, const decision *d)
 {
@@ -2308,7 +2479,7 @@ rfsmc_iter *rfsmc_iter_new(const wmx_program *prog, const explore_opts *opts,
         return NULL;
     }
     r->locks = ir_has_locks(prog);
-    if (r->locks) {
+    if (r->locks && !find_chain_cells(r)) {
         machine_set_locks_fail(r->lm);
         machine_set_locks_fail(r->mm);
     }
@@ -2567,6 +2738,8 @@ void rfsmc_iter_free(rfsmc_iter *it)
     free(r->wvals);
     free(r->sure);
     free(r->released);
+    free(r->chain);
+    free(r->pastw);
     free(r->wit);
     free(r->rev);
     free(r->rsteps);

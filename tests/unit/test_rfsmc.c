@@ -275,7 +275,8 @@ START_TEST(random_differential_locks)
 {
     char msg[512], first[512] = "";
     int fails = 0;
-    for (uint64_t seed = 1; seed <= 200; seed++) {
+    uint64_t seeds = getenv("RFSMC_LOCK_SEEDS") ? (uint64_t)atoi(getenv("RFSMC_LOCK_SEEDS")) : 200;
+    for (uint64_t seed = 1; seed <= seeds; seed++) {
         wmx_program *p = random_lock_program(seed);
         for (int m = 0; m < 3; m++) {
             const char *f = differential(p, (wmx_model)m, msg, sizeof msg);
