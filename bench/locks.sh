@@ -1,10 +1,11 @@
 #!/bin/sh
 # bench/locks.sh - C programs built of mutexes: N threads, each taking one
 # mutex R times around a non-atomic increment.  The classes are the orders
-# of the critical sections, (N*R)!/(R!)^N.  RF-SMC reaches another order
-# only through graphs where a lock failed (never a class), so its rows show
-# how many traces it ran for nothing beside the classes; rfstate and
-# Optimal-DPOR find the same classes without them.  Each row: seconds, peak
+# of the critical sections, (N*R)!/(R!)^N.  RF-SMC takes a mutex chain's
+# other orders directly (a lock takes another's release); where a mutex is
+# no chain (a trylock on it) it detours through graphs where a lock failed
+# (never a class), and its "runs no class" column counts them.  rfstate and
+# Optimal-DPOR find the same classes.  Each row: seconds, peak
 # KB, classes (with "*" when the timeout stopped it).  Needs the C input.
 set -u
 WMX=${WMX:-./wmx}

@@ -750,6 +750,23 @@ static bool at_await(rs *r, const void *st, int t)
 
 static bool greedy_witness_obs(rs *r, const graph *g, const wmx_eid *obs_w);
 
+/* Whether one write of cell c has every other write of c in its po∪rf
+ * past (the current trace's clocks). */
+static int *vc_of(rs *r, int pos);
+
+static bool one_last_write(rs *r, int c)
+{
+    for (int k = r->gwoff[c]; k < r->gwoff[c + 1]; k++) {
+        const int *v = vc_of(r, graph_ev(&r->g, r->gw[k])->pos);
+        bool all = true;
+        for (int j = r->gwoff[c]; j < r->gwoff[c + 1] && all; j++)
+            all = j == k || v[EID_THREAD(r->gw[j])] > EID_INDEX(r->gw[j]);
+        if (all)
+            return true;
+    }
+    return false;
+}
+
 /* The classes of a graph where nothing waits: one per choice of final
  * writers of the observed cells.  A write ordered before another write to
  * its cell cannot be final; the trace itself realises its own choice, the
@@ -765,11 +782,19 @@ static void final_writers(rs *r)
     }
     const graph *g = &r->g;
     int nt = r->nthreads;
-    /* a cell written at most once has one possible final writer */
+    /* a cell written at most once has one possible final writer; under
+     * SC and TSO so does a cell whose writes are all in the po∪rf past of
+     * one of them (ordered before it: see discover), e.g. a counter
+     * increased in critical sections, whose closure was a quarter of a
+     * mutex program's time */
     bool choice = false;
     index_writes(r, g);
-    for (int o = 0; o < r->nobs && !choice; o++)
-        choice = r->gwoff[r->obs[o] + 1] - r->gwoff[r->obs[o]] > 1;
+    for (int o = 0; o < r->nobs && !choice; o++) {
+        int c = r->obs[o];
+        choice = r->gwoff[c + 1] - r->gwoff[c] > 1;
+        if (choice && r->model != MODEL_PSO)
+            choice = !one_last_write(r, c);
+    }
     if (!choice) {
         add_trace(r, &tr);
         return;
@@ -1331,15 +1356,19 @@ static void discover(rs *r)
          * cone, in every trace below d: the first pass offered it (or it
          * was the source taken, alts[0]), so later passes skip it */
         bool skip_fixed = atomic_load_explicit(&d->fixed_offered, memory_order_acquire);
-        /* Under SC, e cannot read a write w in the past of another write
-         * w' of its cell that is in the past of e's program-order
-         * predecessor (w' comes between w and e in every order), nor the
-         * initial value when there is any such w'.  Facts of F_e alone,
-         * so only the first pass needs them.  Mutex programs: a read in a
-         * critical section was offered every older write of its cell,
-         * each refuted by the saturation. */
+        /* Under SC and TSO, e cannot read a write w in the po∪rf past of
+         * another write w' of its cell that is in the past of e's
+         * program-order predecessor (w' comes between w and e), nor the
+         * initial value when there is any such w'.  Under TSO such a path
+         * leaves each thread by a write read by another thread (W->W and
+         * R->W are kept, and the last step, into e, is R->R or a write of
+         * e's own thread, kept by coherence), so it orders w' before e;
+         * PSO lets a write overtake one to another cell, so not there.
+         * Facts of F_e alone, so only the first pass needs them.  Mutex
+         * programs: a read in a critical section was offered every older
+         * write of its cell, each refuted by the saturation. */
         int npast = 0;
-        bool need_past = r->model == MODEL_SC && ie > 0 && cell >= 0 &&
+        bool need_past = r->model != MODEL_PSO && ie > 0 && cell >= 0 &&
             (!skip_fixed || !atomic_load_explicit(&d->init_offered, memory_order_acquire));
         if (need_past) {
             const int *pe = vc_of(r, g->tev[te][ie - 1].pos);

@@ -271,10 +271,11 @@ static void report_blocked(FILE *out, const explore_result *res)
                 EXPLORE_MAX_BLOCKED_AT);
 }
 
-/* RF-SMC reaches the other orders of critical sections only through
- * graphs where a lock failed, which are no class: on programs built of
- * mutexes those can be most of the run.  rfstate finds the same classes
- * without them. */
+/* Where a mutex is no chain of RMWs (a trylock on it: core/rfsmc.c,
+ * find_chain_cells), RF-SMC reaches the other orders of critical sections
+ * only through graphs where a lock failed, which are no class: on programs
+ * built of mutexes those can be most of the run.  rfstate finds the same
+ * classes without them. */
 static void report_lock_hint(FILE *out, const explore_result *res)
 {
     if (res->algo != ALGO_RFSMC || res->runs_no_class < 1000 ||

@@ -64,4 +64,55 @@ static inline wmx_program *random_lock_program(uint64_t seed)
     return p;
 }
 
+/* Programs of critical sections only (the mutexes are chains of RMWs, see
+ * core/rfsmc.c's find_chain_cells): 2 to 4 threads, each taking a mutex
+ * one to three times around a few data accesses, sometimes a second mutex
+ * inside the first (in either order: deadlocks), sometimes an access
+ * outside, and rarely no unlock.  Deeper than random_lock_program: a lock
+ * takes the release of a thread's second or third critical section. */
+static inline wmx_program *random_mutex_program(uint64_t seed)
+{
+    rng r = { seed * 11400714819323198485ULL + 3 };
+    char name[32];
+    snprintf(name, sizeof name, "mutex%llu", (unsigned long long)seed);
+    wmx_program *p = ir_program_new(name, name, "wmx");
+    int m[2] = { ir_add_var(p, "m0", 1), ir_add_var(p, "m1", 1) };
+    int d[2] = { ir_add_var(p, "x", 1), ir_add_var(p, "y", 1) };
+    int nth = 2 + pick(&r, 3);
+    for (int t = 0; t < nth; t++) {
+        char tn[16];
+        snprintf(tn, sizeof tn, "T%d", t);
+        ir_add_thread(p, tn);
+        int blocks = 1 + pick(&r, nth == 4 ? 2 : 3);
+        for (int b = 0; b < blocks; b++) {
+            char reg[16];
+            snprintf(reg, sizeof reg, "r%d", b);
+            int mu = m[pick(&r, 2)], other = mu == m[0] ? m[1] : m[0];
+            if (pick(&r, 6) == 0) {
+                if (pick(&r, 2))
+                    store(p, t, d[pick(&r, 2)], 3);
+                else
+                    load(p, t, reg, d[pick(&r, 2)]);
+            }
+            lock_cas(p, t, NULL, mu, 0, 1);
+            bool nested = pick(&r, 5) == 0;
+            if (nested)
+                lock_cas(p, t, NULL, other, 0, 1);
+            for (int k = pick(&r, 3); k > 0; k--) {
+                int v = d[pick(&r, 2)];
+                switch (pick(&r, 3)) {
+                case 0: store(p, t, v, 1 + pick(&r, 2)); break;
+                case 1: load(p, t, reg, v); break;
+                default: rmw(p, t, I_FAA, NULL, v, 1, 0); break;
+                }
+            }
+            if (nested)
+                rmw(p, t, I_XCHG, NULL, other, 0, 0);
+            if (pick(&r, 10) != 0)
+                rmw(p, t, I_XCHG, NULL, mu, 0, 0);
+        }
+    }
+    return p;
+}
+
 #endif

@@ -290,6 +290,28 @@ START_TEST(random_differential_locks)
 }
 END_TEST
 
+/* critical sections in rounds (randprog.h): a lock's alternatives are the
+ * other locks that could take its release, threads waiting at a lock
+ * included */
+START_TEST(random_differential_mutex)
+{
+    char msg[512], first[512] = "";
+    int fails = 0;
+    uint64_t seeds = getenv("RFSMC_LOCK_SEEDS") ? (uint64_t)atoi(getenv("RFSMC_LOCK_SEEDS")) : 150;
+    for (uint64_t seed = 1; seed <= seeds; seed++) {
+        wmx_program *p = random_mutex_program(seed);
+        for (int m = 0; m < 3; m++) {
+            const char *f = differential(p, (wmx_model)m, msg, sizeof msg);
+            if (f && !first[0])
+                snprintf(first, sizeof first, "%s", f);
+            fails += f != NULL;
+        }
+        ir_program_free(p);
+    }
+    ck_assert_msg(fails == 0, "%d runs differ, first: %s", fails, first);
+}
+END_TEST
+
 /* ---- the classic shapes ---- */
 
 static wmx_program *shape(const char *name)
@@ -674,6 +696,7 @@ static Suite *suite(void)
     tcase_add_test(tc, robustness);
     tcase_add_test(tc, random_differential);
     tcase_add_test(tc, random_differential_locks);
+    tcase_add_test(tc, random_differential_mutex);
     tcase_add_test(tc, random_join_differential);
     tcase_add_test(tc, random_jobs);
     tcase_add_test(tc, jobs_limits);
