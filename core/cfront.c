@@ -2596,6 +2596,8 @@ static void do_inline_asm(cfront *c, LLVMValueRef in)
     }
 }
 
+static void do_await_call(cfront *c, LLVMValueRef in, int xchg);
+
 static void do_call(cfront *c, LLVMValueRef in)
 {
     LLVMValueRef f = called_fn(in);
@@ -2634,6 +2636,10 @@ static void do_call(cfront *c, LLVMValueRef in)
         emit(c, &as, NULL);
         if (v.kind == CV_CONST)
             end_path(c);
+        return;
+    }
+    if (strcmp(n, "__VERIFIER_xchg_await_aint") == 0 || strcmp(n, "__VERIFIER_load_await_aint") == 0) {
+        do_await_call(c, in, n[11] == 'x');
         return;
     }
     int c11 = strcmp(n, "thrd_create") == 0;   /* thrd_create(&t, fn, arg) */
@@ -3397,6 +3403,54 @@ static void do_rmw(cfront *c, LLVMValueRef in, int cmpxchg)
     } else {
         set_val(c, in, cv_reg(x.dst));
     }
+}
+
+/* Nidhugg's await intrinsics: __VERIFIER_load_await_aint(p, cond, k)
+ * waits until (*p cond k) and returns *p; __VERIFIER_xchg_await_aint(p, v,
+ * cond, k) waits the same way and then exchanges v in, atomically (a
+ * blocking CAS with that comparison, ir.h).  cond is Nidhugg's bit field:
+ * 8 signed, 4 less, 2 equal, 1 greater; the unsigned orders are refused
+ * (values here compare as signed). */
+static void do_await_call(cfront *c, LLVMValueRef in, int xchg)
+{
+    cval p = val(c, p_LLVMGetOperand(in, 0));
+    cval cond = val(c, p_LLVMGetOperand(in, xchg ? 2 : 1));
+    cval k = val(c, p_LLVMGetOperand(in, xchg ? 3 : 2));
+    const char *fn = xchg ? "__VERIFIER_xchg_await_aint" : "__VERIFIER_load_await_aint";
+    if (cond.kind != CV_CONST) {
+        fail(c, in, "unsupported: %s with a condition not known while translating", fn);
+        return;
+    }
+    ir_op op;
+    switch (cond.c) {
+    case 0x2: op = OP_EQ; break;
+    case 0x5: op = OP_NE; break;
+    case 0x9: op = OP_GT; break;
+    case 0xb: op = OP_GE; break;
+    case 0xc: op = OP_LT; break;
+    case 0xe: op = OP_LE; break;
+    default:
+        fail(c, in, "unsupported: %s condition %lld (only EQ 0b010, NE 0b101 and the signed "
+                    "orders SGT 0b1001, SGE 0b1011, SLT 0b1100, SLE 0b1110)", fn, (long long)cond.c);
+        return;
+    }
+    ir_addr a = addr_of(c, p);
+    if (c->failed)
+        return;
+    ir_instr x = ir_instr_init(xchg ? I_CAS : I_AWAIT, (wmx_srcloc){ 0, 0, 0 });
+    x.addr = a;
+    x.cmp = op;
+    x.e1 = e_of(c, k);
+    x.dst = reg_for(c, in);
+    if (xchg) {
+        note_write(c, p.kind == CV_PTR ? p.obj : -1);
+        x.e2 = e_of(c, val(c, p_LLVMGetOperand(in, 1)));
+        x.blocking = true;
+    }
+    emit(c, &x, NULL);
+    if (xchg)
+        note_rmw_effect(c, e_bin(c, OP_NE, ir_reg(c->p, x.dst), x.e2));
+    set_val(c, in, cv_reg(x.dst));
 }
 
 static void do_alloca(cfront *c, LLVMValueRef in)

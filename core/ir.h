@@ -81,7 +81,9 @@ typedef enum ir_kind {
     I_FAA,      /* dst = [addr]; [addr] = [addr] + e1      (atomic, fences) */
     I_CAS,      /* dst = [addr]; if dst == e1 then [addr] = e2 (atomic, fences);
                    dst2 (if >= 0) = 1 on success, 0 on failure; a `blocking`
-                   CAS waits until [addr] == e1 instead of failing */
+                   CAS waits until ([addr] cmp e1) instead of failing (cmp is
+                   OP_EQ for a lock; another one makes it an exchange-await,
+                   Nidhugg's __VERIFIER_xchg_await) */
     I_AWAIT,    /* block until ([addr] cmp e1) holds, then dst = [addr] */
     I_ASSUME,   /* block the thread forever unless e1 != 0 */
     I_ASSERT,   /* assertion violation unless e1 != 0 */
@@ -102,7 +104,7 @@ typedef struct ir_instr {
     int dst;             /* destination register, -1 = discard */
     int dst2;            /* CAS success flag register, -1 = none */
     int e1, e2;          /* expressions, -1 = none */
-    ir_op cmp;           /* AWAIT comparison (OP_EQ .. OP_GE) */
+    ir_op cmp;           /* AWAIT and blocking CAS comparison (OP_EQ .. OP_GE) */
     int target;          /* JUMP target instruction index */
     wmx_srcloc loc;      /* where it was written */
     char *text;          /* source text of the instruction, for display */

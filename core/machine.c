@@ -359,10 +359,11 @@ static bool step_enabled(const wmx_machine *m, void *s, int t)
             return false;
         if (!in->blocking || m->locks_fail)
             return true;
-        /* a lock: only when it would succeed (the buffer is empty) */
+        /* a lock: only when it would succeed (the buffer is empty); its
+         * comparison is == but for an exchange-await (ir.h) */
         wmx_val *regs = regs_of(m, s, t);
         int cell = addr_cell(m->prog, &in->addr, regs);
-        return cell < 0 || mem_of(m, s)[cell] == eval(m->prog, in->e1, regs);
+        return cell < 0 || ir_cmp_holds(in->cmp, mem_of(m, s)[cell], eval(m->prog, in->e1, regs));
     }
     case I_AWAIT: {
         wmx_val *regs = regs_of(m, s, t);
@@ -543,7 +544,7 @@ static void do_step(const wmx_machine *m, void *s, int t, wmx_event *evout)
             nv = a;
         else if (in->kind == I_FAA)
             nv = (wmx_val)((uint64_t)old + (uint64_t)a);
-        else if (old == a)
+        else if (in->blocking ? ir_cmp_holds(in->cmp, old, a) : old == a)
             nv = b;
         else
             ev.wrote = false;

@@ -476,8 +476,10 @@ char *plp_format(const wmx_program *p, const plp_result *res)
             char extra[64] = "";
             if (in->kind == I_JUMP)
                 snprintf(extra, sizeof extra, " -> %d", in->target);
-            /* a blocking CAS is a lock: it waits rather than fails */
-            EMIT("  %3d %-6s %-40s%s", i, in->kind == I_CAS && in->blocking ? "lock" : kind_name(in->kind),
+            /* a blocking CAS is a lock (it waits rather than fails), or
+             * with another comparison an exchange-await */
+            EMIT("  %3d %-6s %-40s%s", i,
+                 in->kind == I_CAS && in->blocking ? (in->cmp == OP_EQ ? "lock" : "xawait") : kind_name(in->kind),
                  in->text ? in->text : "", extra);
             if (ch)
                 EMIT("   // PLP: was %s", kind_name(ch->from));

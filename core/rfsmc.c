@@ -736,7 +736,7 @@ static void await_at(rs *r, const void *st, int t, waiter *w)
     const wmx_program *p = r->prog;
     const ir_instr *in = &p->threads[t].instrs[machine_pc(r->mm, st, t)];
     const wmx_val *regs = machine_regs(r->mm, st, t);
-    *w = (waiter){ t, ir_address_cell(p, &in->addr, regs), in->kind == I_CAS ? OP_EQ : in->cmp,
+    *w = (waiter){ t, ir_address_cell(p, &in->addr, regs), in->cmp,
                    ir_eval(p, in->e1, regs, NULL) };
 }
 
@@ -1268,8 +1268,9 @@ static void taker_sources(rs *r, int di)
                     continue;           /* its past holds e or src0's reader */
             }
             const ir_instr *in = &r->prog->threads[tc].instrs[c->x.instr];
-            if (in->kind == I_CAS && c->x.read != sv)
-                continue;               /* a lock that would wait there */
+            if (in->kind == I_CAS && in->cmp == OP_EQ && c->x.read != sv)
+                continue;               /* a lock that would wait there (other
+                                         * comparisons: build_fixed refuses) */
             if (rs_poll(r))
                 return;
             offer_key(r, di, make_key2(r, d, EID_MAKE(tc, ic), s, true));

@@ -493,5 +493,28 @@ for f in "$root"/tests/c/features/*.c; do
     done
 done
 
+# Nidhugg's await intrinsics (tests/c/features/xchg-await.c), counted by
+# hand: t1 exchanges 1 in once a != 2, t2 exchanges 2 in once a < 2, t3
+# waits for b >= 1.  t1 first: both pass, the two increments of b in either
+# order, t3 reading the first or the second: 4.  t2 first: t1 waits for
+# ever: 1 blocked.  Every model: exchanges and awaits fence.
+for m in sc tso pso; do
+    for a in odpor rfsmc rfstate; do
+        [ "$m" != sc ] && [ "$a" = odpor ] && continue
+        "$WMX" explore "$root/tests/c/features/xchg-await.c" --model $m --algo $a --json > "$tmp/c"
+        [ "$(counts "$tmp/c")" = "4 1" ] && grep -q '"r1": 0, "r2": 1, "r3": 2' "$tmp/c" ||
+            bad "xchg-await.c $m $a: want 4 traces and 1 blocked, r1 0, r2 1: $(head -c 400 "$tmp/c")"
+    done
+done
+cat > "$tmp/xu.c" <<'EOF'
+#include <stdatomic.h>
+int __VERIFIER_xchg_await_aint(atomic_int *var, int value, int cond, int comp_operand);
+atomic_int a;
+int main(void) { __VERIFIER_xchg_await_aint(&a, 1, 0x4, 2); return 0; }
+EOF
+"$WMX" explore "$tmp/xu.c" > "$tmp/e" 2>&1; rc=$?
+[ "$rc" = 2 ] && grep -q 'xu.c:4:18: .*unsupported: __VERIFIER_xchg_await_aint condition 4' "$tmp/e" ||
+    bad "an unsigned await condition: rc $rc, $(cat "$tmp/e")"
+
 [ "$fail" = 0 ] && echo "c_families: $runs family runs equal to .wmx, and the error, assert and unroll checks passed"
 exit $fail

@@ -45,6 +45,21 @@ static inline void rmw(wmx_program *p, int t, ir_kind k, const char *reg, int va
     ir_add_instr(p, t, &in);
 }
 
+/* [reg =] xchg_await(var, cmp, a, b): a blocking CAS with another
+ * comparison, which waits until ([var] cmp a) and then writes b (the C
+ * front end's __VERIFIER_xchg_await_aint) */
+static inline void xchg_await(wmx_program *p, int t, const char *reg, int var, ir_op cmp, wmx_val a, wmx_val b)
+{
+    ir_instr in = ir_instr_init(I_CAS, L);
+    in.addr.var = var;
+    in.cmp = cmp;
+    in.e1 = ir_const(p, a);
+    in.e2 = ir_const(p, b);
+    in.blocking = true;
+    in.dst = reg ? ir_thread_reg(p, t, reg) : -1;
+    ir_add_instr(p, t, &in);
+}
+
 /* [reg =] lock(var, a, b): a blocking CAS, which waits until [var] == a
  * and then writes b (the C front end's pthread_mutex_lock) */
 static inline void lock_cas(wmx_program *p, int t, const char *reg, int var, wmx_val a, wmx_val b)

@@ -78,6 +78,7 @@ static inline wmx_program *random_mutex_program(uint64_t seed)
     wmx_program *p = ir_program_new(name, name, "wmx");
     int m[2] = { ir_add_var(p, "m0", 1), ir_add_var(p, "m1", 1) };
     int d[2] = { ir_add_var(p, "x", 1), ir_add_var(p, "y", 1) };
+    int w = -1;
     int nth = 2 + pick(&r, 3);
     for (int t = 0; t < nth; t++) {
         char tn[16];
@@ -93,6 +94,17 @@ static inline wmx_program *random_mutex_program(uint64_t seed)
                     store(p, t, d[pick(&r, 2)], 3);
                 else
                     load(p, t, reg, d[pick(&r, 2)]);
+            }
+            if (pick(&r, 7) == 0) {
+                /* an exchange that waits for a condition, on its own cell
+                 * (a chain), rarely also read (then no cell is a chain) */
+                static const ir_op ops[] = { OP_NE, OP_LT, OP_GE, OP_EQ };
+                if (w < 0)
+                    w = ir_add_var(p, "w", 1);
+                xchg_await(p, t, reg, w, ops[pick(&r, 4)], pick(&r, 3), pick(&r, 3));
+                if (pick(&r, 8) == 0)
+                    load(p, t, reg, w);
+                continue;
             }
             lock_cas(p, t, NULL, mu, 0, 1);
             bool nested = pick(&r, 5) == 0;

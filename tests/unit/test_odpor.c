@@ -792,6 +792,47 @@ START_TEST(random_differential_locks)
 }
 END_TEST
 
+/* critical sections in rounds, and exchanges that wait for a condition
+ * (randprog.h) */
+START_TEST(random_differential_mutex)
+{
+    char msg[512];
+    int fails = 0;
+    const char *first = NULL;
+    char firstbuf[512];
+    int tested = 0;
+    for (uint64_t seed = 1; seed <= 150; seed++) {
+        wmx_program *p = random_mutex_program(seed);
+        /* the brute force runs every interleaving: programs with more than
+         * 5000 are left out (about half) */
+        explore_opts o;
+        explore_opts_init(&o);
+        o.model = MODEL_SC;
+        o.max_traces = 5000;
+        explore_result probe;
+        wmx_error err;
+        ck_assert_int_eq(explore_naive(p, &o, &probe, &err), 0);
+        bool small = probe.complete;
+        explore_result_free(&probe);
+        if (!small) {
+            ir_program_free(p);
+            continue;
+        }
+        tested++;
+        const char *f = differential(p, false, msg, sizeof msg);
+        if (f && !first) {
+            snprintf(firstbuf, sizeof firstbuf, "%s", f);
+            first = firstbuf;
+        }
+        fails += f != NULL;
+        ir_program_free(p);
+    }
+    printf("mutex differential: %d of 150 programs small enough for the brute force\n", tested);
+    ck_assert_msg(tested >= 50, "only %d of 150 programs small enough", tested);
+    ck_assert_msg(fails == 0, "%d random programs fail, first: %s", fails, first ? first : "");
+}
+END_TEST
+
 START_TEST(random_differential_ifaa)
 {
     char msg[512];
@@ -986,6 +1027,7 @@ static Suite *suite(void)
     tcase_add_test(tc, random_differential);
     tcase_add_test(tc, random_differential_ifaa);
     tcase_add_test(tc, random_differential_locks);
+    tcase_add_test(tc, random_differential_mutex);
     tcase_add_test(tc, random_differential_large);
     tcase_add_test(tc, introspection);
     tcase_add_test(tc, plp_spin);
