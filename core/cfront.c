@@ -2263,6 +2263,11 @@ static void emit_mutex(cfront *c, cval m, const char *what, LLVMValueRef call, i
      * and GenMC; a CAS that could fail and then block would add an
      * execution per attempt on a held mutex */
     in.blocking = strcmp(what, "lock") == 0;
+    /* a trylock of a held mutex writes back what it read, as x86's LOCK
+     * CMPXCHG does: later accesses of the mutex read it, so failed
+     * trylocks are ordered (Nidhugg's counts), and the mutex stays a chain
+     * of RMWs for RF-SMC (core/rfsmc.c, find_chain_cells) */
+    in.writes_back = !in.blocking;
     emit(c, &in, NULL);
     if (in.blocking) {
         set_val(c, call, cv_const(0));

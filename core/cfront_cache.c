@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define CACHE_MAGIC "wmx-cfront-cache 9\n"
+#define CACHE_MAGIC "wmx-cfront-cache 10\n"
 
 /* ---- hashing: two FNV-1a streams, 128 bits --------------------------- */
 
@@ -274,6 +274,7 @@ unsigned char *cfront_cache_encode(const wmx_program *p, size_t *len)
             put_i32(&b, in->bound_cut);
             put_i32(&b, in->blocking);
             put_i32(&b, in->spin);
+            put_i32(&b, in->writes_back);
         }
         put_i32(&b, th->nloops);
         for (int l = 0; l < th->nloops; l++) {
@@ -449,6 +450,7 @@ wmx_program *cfront_cache_decode(const unsigned char *buf, size_t len)
             in->bound_cut = get_i32(&b) != 0;
             in->blocking = get_i32(&b) != 0;
             in->spin = get_i32(&b) != 0;
+            in->writes_back = get_i32(&b) != 0;
         }
         int nl = get_count(&b, 16);
         th->loops = wmx_calloc((size_t)(nl ? nl : 1), sizeof *th->loops);

@@ -113,6 +113,9 @@ typedef struct ir_instr {
                             nothing changed (GenMC's spin-assume, the PLP rewrite) */
     bool blocking;       /* CAS: enabled only when it would succeed (a mutex lock,
                             as Nidhugg and GenMC block a thread at a held lock) */
+    bool writes_back;    /* CAS: one that fails writes back the value it read (x86's
+                            LOCK CMPXCHG): pthread_mutex_trylock, so failed trylocks
+                            are ordered accesses of the mutex, as in Nidhugg */
 } ir_instr;
 
 /* A bounded loop, recorded for display and for loop rewrites (PLP).

@@ -539,6 +539,7 @@ static void do_step(const wmx_machine *m, void *s, int t, wmx_event *evout)
         ev.read = old;
         ev.rf = writer[cell];
         ev.wrote = true;
+        bool success = true;
         wmx_val nv = old;
         if (in->kind == I_XCHG)
             nv = a;
@@ -546,8 +547,10 @@ static void do_step(const wmx_machine *m, void *s, int t, wmx_event *evout)
             nv = (wmx_val)((uint64_t)old + (uint64_t)a);
         else if (in->blocking ? ir_cmp_holds(in->cmp, old, a) : old == a)
             nv = b;
-        else
-            ev.wrote = false;
+        else {
+            success = false;
+            ev.wrote = in->writes_back;     /* writing back: nv = old */
+        }
         if (ev.wrote) {
             mem[cell] = nv;
             writer[cell] = ev.id;
@@ -556,7 +559,7 @@ static void do_step(const wmx_machine *m, void *s, int t, wmx_event *evout)
         if (in->dst >= 0)
             regs[in->dst] = old;
         if (in->kind == I_CAS && in->dst2 >= 0)
-            regs[in->dst2] = ev.wrote;
+            regs[in->dst2] = success;
         if (in->kind == I_CAS && in->blocking && !ev.wrote) {
             /* machine_set_locks_fail: a lock of a held mutex */
             ts->nevents++;

@@ -184,9 +184,11 @@ typedef struct rs {
     int pcap;
     long checks;
     /* per cell: every write to it stores a constant, listed in
-     * wvals[woff[c]..woff[c+1]); sure[c]: some thread always writes it */
+     * wvals[woff[c]..woff[c+1]) when known[c]; sure[c]: some thread
+     * always writes it */
     int *woff;
     wmx_val *wvals;
+    unsigned char *known;
     unsigned char *sure;
     unsigned char *released;   /* per cell: ends at 0 in every class (find_released) */
     unsigned char *chain;      /* per cell: a mutex chain (find_chain_cells), or NULL */
@@ -1268,7 +1270,7 @@ static void taker_sources(rs *r, int di)
                     continue;           /* its past holds e or src0's reader */
             }
             const ir_instr *in = &r->prog->threads[tc].instrs[c->x.instr];
-            if (in->kind == I_CAS && in->cmp == OP_EQ && c->x.read != sv)
+            if (in->kind == I_CAS && in->blocking && in->cmp == OP_EQ && c->x.read != sv)
                 continue;               /* a lock that would wait there (other
                                          * comparisons: build_fixed refuses) */
             if (rs_poll(r))
@@ -2187,6 +2189,7 @@ static void find_sure_writes(rs *r)
     int nc = p->ncells;
     r->woff = wmx_calloc((size_t)nc + 2, sizeof *r->woff);
     r->sure = wmx_calloc((size_t)nc + 1, 1);
+    r->known = wmx_calloc((size_t)nc + 1, 1);
     r->wvals = NULL;
     if (p->pgas_ranks > 0 || nc == 0)
         return;
@@ -2318,9 +2321,11 @@ static void find_sure_writes(rs *r)
                 r->sure[c] = 1;
         }
     }
-    for (int c = 0; c < nc; c++)
+    for (int c = 0; c < nc; c++) {
         if (unknown[c])
             r->sure[c] = 0;
+        r->known[c] = !unknown[c];
+    }
     free(must);
     free(unknown);
     free(awaited);
@@ -2451,7 +2456,8 @@ static bool find_chain_cells(rs *r)
                 break;
             }
             bool lock = in->kind == I_CAS && in->blocking;
-            bool rmw = lock || in->kind == I_XCHG || in->kind == I_FAA;
+            bool rmw = lock || in->kind == I_XCHG || in->kind == I_FAA ||
+                       (in->kind == I_CAS && in->writes_back);
             for (int c = lo; c < hi && c < nc; c++) {
                 if (lock)
                     lockc[c] = 1;
@@ -2471,12 +2477,23 @@ static bool find_chain_cells(rs *r)
     return ok;
 }
 
-/* Whether the await of decision d can wait for ever in some class. */
+/* Whether the await of decision d can wait for ever in some class.  Not
+ * when every write of its cell satisfies it and the branch reads a write
+ * (in F_e, so every class of d has one, and ends with one of their values:
+ * a pthread_join after the thread's end flag was read, where the threads
+ * may wait at locks and sure writes cannot be proved). */
 static bool await_may_wait(const rs *r, const decision *d)
 {
     int c = d->cell;
     if (c >= 0 && c < r->prog->ncells && r->released[c] && await_accepts(d, 0))
         return false;
+    if (c >= 0 && c < r->prog->ncells && r->known[c] && d->src0 >= 0) {
+        bool all = true;
+        for (int k = r->woff[c]; k < r->woff[c + 1] && all; k++)
+            all = await_accepts(d, r->wvals[k]);
+        if (all)
+            return false;
+    }
     if (c < 0 || c >= r->prog->ncells || !r->sure[c])
         return true;
     for (int k = r->woff[c]; k < r->woff[c + 1]; k++)
@@ -2767,6 +2784,7 @@ void rfsmc_iter_free(rfsmc_iter *it)
     free(r->woff);
     free(r->wvals);
     free(r->sure);
+    free(r->known);
     free(r->released);
     free(r->chain);
     free(r->pastw);

@@ -166,8 +166,8 @@ EOF
         && grep -q '^rfsmc: 2520 traces run, 0 of them no class' "$tmp/out" || bad "lk.c: $(cat "$tmp/out")"
     "$WMX" explore "$tmp/lk.c" --model sc --algo rfstate > "$tmp/out" 2>&1
     grep -q '^  2520 traces, 0 blocked' "$tmp/out" && ! grep -q '^Note:' "$tmp/out" || bad "lk.c rfstate: $(cat "$tmp/out")"
-    # a trylock on the mutex (a CAS that may fail: no chain of RMWs) keeps
-    # the detour through failed locks, which is pointed out
+    # a trylock on the mutex writes back what it read (x86's LOCK CMPXCHG,
+    # as Nidhugg orders failed trylocks): still a chain, no detour
     cat > "$tmp/lkt.c" <<'EOF'
 #include <pthread.h>
 pthread_mutex_t m;
@@ -175,11 +175,28 @@ int x;
 void *t(void *p) { for (int i = 0; i < 2; i++) { pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); } return p; }
 int main(void) { pthread_t a[3]; for (int i = 0; i < 3; i++) pthread_create(&a[i], 0, t, 0); if (pthread_mutex_trylock(&m) == 0) pthread_mutex_unlock(&m); for (int i = 0; i < 3; i++) pthread_join(a[i], 0); return 0; }
 EOF
-    "$WMX" explore "$tmp/lkt.c" --model sc > "$tmp/out" 2>&1
-    grep -q '^  1170 traces, 0 blocked' "$tmp/out" && grep -q '^Note: rfsmc ran [0-9]* traces that are no class' "$tmp/out" \
-        && grep -q 'algo rfstate finds the same classes' "$tmp/out" || bad "lkt.c: no hint: $(cat "$tmp/out")"
+    WMX_RFSMC_STATS=1 "$WMX" explore "$tmp/lkt.c" --model sc > "$tmp/out" 2>&1
+    grep -q '^  1170 traces, 0 blocked' "$tmp/out" && ! grep -q '^Note:' "$tmp/out" \
+        && grep -q '^rfsmc: 1170 traces run, 0 of them no class' "$tmp/out" || bad "lkt.c: $(cat "$tmp/out")"
     "$WMX" explore "$tmp/lkt.c" --model sc --algo rfstate > "$tmp/out" 2>&1
     grep -q '^  1170 traces, 0 blocked' "$tmp/out" || bad "lkt.c rfstate: $(cat "$tmp/out")"
+    # a lock through a pointer read at run time (which mutex it names is
+    # not known): no chain, so the locks fail, and the detour is pointed out
+    cat > "$tmp/lks.c" <<'EOF'
+#include <pthread.h>
+#include <stdatomic.h>
+pthread_mutex_t m1, m2;
+pthread_mutex_t *_Atomic mp = &m1;
+int x;
+void *t(void *p) { for (int i = 0; i < 2; i++) { pthread_mutex_t *l = mp; pthread_mutex_lock(l); x++; pthread_mutex_unlock(l); } return p; }
+void *s(void *p) { mp = &m2; return p; }
+int main(void) { pthread_t a[4]; for (int i = 0; i < 3; i++) pthread_create(&a[i], 0, t, 0); pthread_create(&a[3], 0, s, 0); return 0; }
+EOF
+    "$WMX" explore "$tmp/lks.c" --model sc > "$tmp/out" 2>&1
+    grep -q '^  4620 traces, 0 blocked' "$tmp/out" && grep -q '^Note: rfsmc ran [0-9]* traces that are no class' "$tmp/out" \
+        && grep -q 'algo rfstate finds the same classes' "$tmp/out" || bad "lks.c: no hint: $(cat "$tmp/out")"
+    "$WMX" explore "$tmp/lks.c" --model sc --algo rfstate > "$tmp/out" 2>&1
+    grep -q '^  4620 traces, 0 blocked' "$tmp/out" || bad "lks.c rfstate: $(cat "$tmp/out")"
     "$WMX" explore "$tmp/abba.c" --model sc > "$tmp/out" 2>&1
     grep -q '^Note:' "$tmp/out" && bad "abba.c: a hint on a small program: $(cat "$tmp/out")"
     # a spin loop that would go round again, and a loop --unroll cuts: said

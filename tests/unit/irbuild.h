@@ -45,6 +45,19 @@ static inline void rmw(wmx_program *p, int t, ir_kind k, const char *reg, int va
     ir_add_instr(p, t, &in);
 }
 
+/* reg = trylock(var, a, b): a CAS of a to b that, when it fails, writes
+ * back what it read (the C front end's pthread_mutex_trylock) */
+static inline void trylock_wb(wmx_program *p, int t, const char *reg, int var, wmx_val a, wmx_val b)
+{
+    ir_instr in = ir_instr_init(I_CAS, L);
+    in.addr.var = var;
+    in.e1 = ir_const(p, a);
+    in.e2 = ir_const(p, b);
+    in.writes_back = true;
+    in.dst = reg ? ir_thread_reg(p, t, reg) : -1;
+    ir_add_instr(p, t, &in);
+}
+
 /* [reg =] xchg_await(var, cmp, a, b): a blocking CAS with another
  * comparison, which waits until ([var] cmp a) and then writes b (the C
  * front end's __VERIFIER_xchg_await_aint) */

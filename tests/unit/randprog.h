@@ -68,7 +68,8 @@ static inline wmx_program *random_lock_program(uint64_t seed)
  * core/rfsmc.c's find_chain_cells): 2 to 4 threads, each taking a mutex
  * one to three times around a few data accesses, sometimes a second mutex
  * inside the first (in either order: deadlocks), sometimes an access
- * outside, and rarely no unlock.  Deeper than random_lock_program: a lock
+ * outside, a trylock that writes back or an exchange that waits for a
+ * condition, and rarely no unlock.  Deeper than random_lock_program: a lock
  * takes the release of a thread's second or third critical section. */
 static inline wmx_program *random_mutex_program(uint64_t seed)
 {
@@ -94,6 +95,12 @@ static inline wmx_program *random_mutex_program(uint64_t seed)
                     store(p, t, d[pick(&r, 2)], 3);
                 else
                     load(p, t, reg, d[pick(&r, 2)]);
+            }
+            if (pick(&r, 8) == 0) {
+                /* a trylock (a failed one writes back what it read); when it
+                 * took the mutex nothing releases it */
+                trylock_wb(p, t, reg, mu, 0, 1);
+                continue;
             }
             if (pick(&r, 7) == 0) {
                 /* an exchange that waits for a condition, on its own cell
