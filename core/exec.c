@@ -61,6 +61,7 @@ void exec_free(wmx_exec *x)
     free(x->program_path);
     free(x->cell_init);
     free(x->ev);
+    free(x->tcount);
     free(x->tstart);
     free(x->obs_cell);
     free(x->obs_writer);
@@ -75,6 +76,9 @@ wmx_exec *exec_copy(const wmx_exec *x)
     y->cell_init = wmx_malloc((size_t)(x->ncells ? x->ncells : 1) * sizeof *y->cell_init);
     memcpy(y->cell_init, x->cell_init, (size_t)x->ncells * sizeof *y->cell_init);
     y->ev = wmx_malloc((size_t)(x->nev ? x->nev : 1) * sizeof *y->ev);
+    y->evcap = x->nev ? x->nev : 1;
+    y->tcount = NULL;
+    y->tcounted = 0;
     if (x->nev)
         memcpy(y->ev, x->ev, (size_t)x->nev * sizeof *y->ev);
     y->tstart = wmx_malloc(((size_t)x->nthreads + 1) * sizeof *y->tstart);
@@ -90,14 +94,34 @@ wmx_exec *exec_copy(const wmx_exec *x)
  * count of earlier events of the same thread and rf holds an event id. */
 int exec_add(wmx_exec *x, const xevent *e)
 {
-    x->ev = wmx_realloc(x->ev, (size_t)(x->nev + 1) * sizeof *x->ev);
+    /* room doubles and each thread's count is kept: a robustness check
+     * built a 128000-event class event by event, a scan and a realloc
+     * each, for 18 s without polling its budget */
+    if (x->nev >= x->evcap) {
+        x->evcap = x->nev >= 32 ? 2 * x->nev : 64;
+        x->ev = wmx_realloc(x->ev, (size_t)x->evcap * sizeof *x->ev);
+    }
+    if (!x->tcount)
+        x->tcount = wmx_calloc((size_t)(x->nthreads ? x->nthreads : 1), sizeof *x->tcount);
+    if (x->tcounted != x->nev) {          /* events set by other means */
+        memset(x->tcount, 0, (size_t)(x->nthreads ? x->nthreads : 1) * sizeof *x->tcount);
+        for (int i = 0; i < x->nev; i++)
+            if (x->ev[i].thread >= 0 && x->ev[i].thread < x->nthreads)
+                x->tcount[x->ev[i].thread]++;
+        x->tcounted = x->nev;
+    }
     xevent ne = *e;
     int idx = 0;
-    for (int i = 0; i < x->nev; i++)
-        if (x->ev[i].thread == e->thread)
-            idx++;
+    if (e->thread >= 0 && e->thread < x->nthreads) {
+        idx = x->tcount[e->thread]++;
+    } else {
+        for (int i = 0; i < x->nev; i++)
+            if (x->ev[i].thread == e->thread)
+                idx++;
+    }
     ne.index = idx;
     x->ev[x->nev] = ne;
+    x->tcounted++;
     return x->nev++;
 }
 

@@ -47,6 +47,9 @@ typedef struct wmx_exec {
     wmx_val *cell_init;        /* ncells initial values */
     int nev;
     xevent *ev;                /* sorted by thread, then index */
+    int evcap;                 /* exec_add: room in ev */
+    int *tcount;               /* exec_add: events per thread among the first tcounted */
+    int tcounted;
     int *tstart;               /* nthreads + 1: events of thread t are [tstart[t], tstart[t+1]) */
     /* observers: the final memory-writer of selected cells (index of a
      * write event, -1 = initial value); nobs entries, cells in obs_cell */

@@ -758,11 +758,23 @@ static int *vc_of(rs *r, int pos);
 
 static bool one_last_write(rs *r, int c)
 {
-    for (int k = r->gwoff[c]; k < r->gwoff[c + 1]; k++) {
-        const int *v = vc_of(r, graph_ev(&r->g, r->gw[k])->pos);
+    /* only each thread's last write of c can be it, and it holds the
+     * others when it holds each thread's last (gw: by thread, then index) */
+    int lo = r->gwoff[c], hi = r->gwoff[c + 1], n = 0;
+    if (r->nthreads > r->pastcap) {
+        r->pastcap = r->nthreads;
+        r->pastw = wmx_realloc(r->pastw, (size_t)r->pastcap * sizeof *r->pastw);
+    }
+    for (int k = lo; k < hi; k++)
+        if (k + 1 == hi || EID_THREAD(r->gw[k + 1]) != EID_THREAD(r->gw[k]))
+            r->pastw[n++] = k;
+    for (int a = 0; a < n; a++) {
+        const int *v = vc_of(r, graph_ev(&r->g, r->gw[r->pastw[a]])->pos);
         bool all = true;
-        for (int j = r->gwoff[c]; j < r->gwoff[c + 1] && all; j++)
-            all = j == k || v[EID_THREAD(r->gw[j])] > EID_INDEX(r->gw[j]);
+        for (int b = 0; b < n && all; b++) {
+            wmx_eid w = r->gw[r->pastw[b]];
+            all = a == b || v[EID_THREAD(w)] > EID_INDEX(w);
+        }
         if (all)
             return true;
     }
@@ -1246,37 +1258,39 @@ static void taker_sources(rs *r, int di)
     if (s == SRC_ABSENT)
         return;
     wmx_val sv = s == EID_INIT ? r->prog->cell_init[cell] : graph_ev(g, s)->x.value;
+    /* every access of a chain writes: the cell's writes (index_writes,
+     * by thread, then index) are its RMWs */
+    int lo = r->gwoff[cell], hi = r->gwoff[cell + 1];
     /* who reads src0 in this trace (e on the branch, else the taker) */
     int rt = -1, ri = 0;
-    for (int t = 0; t < r->nthreads && rt < 0; t++)
-        for (int i = d->fcount[t]; i < g->tn[t]; i++) {
-            const gev *c = &g->tev[t][i];
-            if (c->x.kind == X_RMW && c->x.cell == cell && c->rf == s) {
-                rt = t;
-                ri = i;
-                break;
-            }
+    for (int k = lo; k < hi && rt < 0; k++) {
+        int t = EID_THREAD(r->gw[k]), i = EID_INDEX(r->gw[k]);
+        if (i >= d->fcount[t] && g->tev[t][i].rf == s) {
+            rt = t;
+            ri = i;
         }
+    }
+    for (int k = lo; k < hi; k++) {
+        int tc = EID_THREAD(r->gw[k]), ic = EID_INDEX(r->gw[k]);
+        const gev *c = &g->tev[tc][ic];
+        if (tc == te || ic < d->fcount[tc] || (tc == rt && ic == ri))
+            continue;                   /* after e in program order, in F_e, or the taker */
+        if (ic > 0) {
+            const int *vp = vc_of(r, g->tev[tc][ic - 1].pos);
+            if (vp[te] > ie || (rt >= 0 && vp[rt] > ri))
+                continue;               /* its past holds e or src0's reader */
+        }
+        const ir_instr *in = &r->prog->threads[tc].instrs[c->x.instr];
+        if (in->kind == I_CAS && in->blocking && in->cmp == OP_EQ && c->x.read != sv)
+            continue;                   /* a lock that would wait there (other
+                                         * comparisons: build_fixed refuses) */
+        if (rs_poll(r))
+            return;
+        offer_key(r, di, make_key2(r, d, EID_MAKE(tc, ic), s, true));
+    }
     for (int tc = 0; tc < r->nthreads; tc++) {
         if (tc == te)
-            continue;                   /* after e in program order */
-        for (int ic = d->fcount[tc]; ic < g->tn[tc]; ic++) {
-            const gev *c = &g->tev[tc][ic];
-            if (c->x.kind != X_RMW || c->x.cell != cell || (tc == rt && ic == ri))
-                continue;
-            if (ic > 0) {
-                const int *vp = vc_of(r, g->tev[tc][ic - 1].pos);
-                if (vp[te] > ie || (rt >= 0 && vp[rt] > ri))
-                    continue;           /* its past holds e or src0's reader */
-            }
-            const ir_instr *in = &r->prog->threads[tc].instrs[c->x.instr];
-            if (in->kind == I_CAS && in->blocking && in->cmp == OP_EQ && c->x.read != sv)
-                continue;               /* a lock that would wait there (other
-                                         * comparisons: build_fixed refuses) */
-            if (rs_poll(r))
-                return;
-            offer_key(r, di, make_key2(r, d, EID_MAKE(tc, ic), s, true));
-        }
+            continue;
         /* a lock its thread waits at for ever here: it may take src0 in
          * other classes (Nidhugg's RF-SMC swaps its deadlocked locks the
          * same way); it is no event of the graph, so only here */
@@ -1332,6 +1346,21 @@ static void swap_sources(rs *r, int di, int cell)
         }
 }
 
+/* The first position in gw[lo, hi) (one cell's writes, by thread, then
+ * index) of a write of thread t at index i or later. */
+static int gw_lower(const rs *r, int lo, int hi, int t, int i)
+{
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        int mt = EID_THREAD(r->gw[mid]), mi = EID_INDEX(r->gw[mid]);
+        if (mt < t || (mt == t && mi < i))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Every source the current trace offers to the decisions on the path. */
 static void discover(rs *r)
 {
@@ -1374,16 +1403,17 @@ static void discover(rs *r)
         bool need_past = r->model != MODEL_PSO && ie > 0 && cell >= 0 &&
             (!skip_fixed || !atomic_load_explicit(&d->init_offered, memory_order_acquire));
         if (need_past) {
+            /* per thread the last such w' (the others are in its past) */
             const int *pe = vc_of(r, g->tev[te][ie - 1].pos);
-            int nw = r->gwoff[cell + 1] - r->gwoff[cell];
-            if (nw > r->pastcap) {
-                r->pastcap = 2 * nw;
+            if (r->nthreads > r->pastcap) {
+                r->pastcap = r->nthreads;
                 r->pastw = wmx_realloc(r->pastw, (size_t)r->pastcap * sizeof *r->pastw);
             }
-            for (int k = r->gwoff[cell]; k < r->gwoff[cell + 1]; k++) {
-                wmx_eid id = r->gw[k];
-                if (pe[EID_THREAD(id)] > EID_INDEX(id))
-                    r->pastw[npast++] = g->tev[EID_THREAD(id)][EID_INDEX(id)].pos;
+            int lo = r->gwoff[cell], hi = r->gwoff[cell + 1];
+            for (int t = 0; t < r->nthreads; t++) {
+                int k = gw_lower(r, lo, hi, t, pe[t]);
+                if (k > lo && EID_THREAD(r->gw[k - 1]) == t)
+                    r->pastw[npast++] = graph_ev(g, r->gw[k - 1])->pos;
             }
         }
         /* the initial value */

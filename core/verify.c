@@ -1045,16 +1045,12 @@ static void make_key(search *s)
     memcpy(s->key + p->k, p->fl, (size_t)p->nq * sizeof(int));
 }
 
-static bool dfs(search *s)
+/* Keeps the prefix that went furthest (for the explanation).  Called where
+ * the search turns back, not at every step: on a long execution the copy at
+ * each new depth was quadratic (a 128000-event class: a second). */
+static void note_best(search *s)
 {
     verify_prefix *p = s->p;
-    if (s->stopped || (s->stop && s->stop(s->stop_ud))) {
-        s->stopped = true;
-        return false;
-    }
-    closure(p);
-    if (complete(p))
-        return true;
     int done = p->done_events + p->done_flushes;
     if (done > s->best_done) {
         s->best_done = done;
@@ -1063,6 +1059,19 @@ static bool dfs(search *s)
             memcpy(s->best, p->log, (size_t)p->nlog * sizeof *s->best);
         s->nbest = p->nlog;
     }
+}
+
+static bool dfs(search *s)
+{
+    verify_prefix *p = s->p;
+    if (s->stopped || (s->stop && s->stop(s->stop_ud))) {
+        s->stopped = true;
+        note_best(s);
+        return false;
+    }
+    closure(p);
+    if (complete(p))
+        return true;
     make_key(s);
     if (!memo_insert(&s->seen, s->key))
         return false;
@@ -1091,6 +1100,7 @@ static bool dfs(search *s)
         }
     }
     (void)x;
+    note_best(s);
     return false;
 }
 
