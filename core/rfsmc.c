@@ -752,10 +752,10 @@ static bool at_await(rs *r, const void *st, int t)
 
 static bool greedy_witness_obs(rs *r, const graph *g, const wmx_eid *obs_w);
 
-/* Whether one write of cell c has every other write of c in its po∪rf
- * past (the current trace's clocks). */
 static int *vc_of(rs *r, int pos);
 
+/* Whether one write of cell c has every other write of c in its po∪rf
+ * past (the current trace's clocks). */
 static bool one_last_write(rs *r, int c)
 {
     /* only each thread's last write of c can be it, and it holds the
@@ -2265,7 +2265,9 @@ static void find_sure_writes(rs *r)
                     any_unknown = true;
                     break;
                 }
-                bool konst = in->kind != I_FAA && val >= 0 && !expr_uses_reg(p, val);
+                /* a trylock that fails writes back what it read */
+                bool konst = in->kind != I_FAA && val >= 0 && !expr_uses_reg(p, val) &&
+                             !(in->kind == I_CAS && in->writes_back);
                 for (int c = lo; c < hi; c++) {
                     if (!konst)
                         unknown[c] = 1;
@@ -2374,6 +2376,8 @@ static int writes_cell(const wmx_program *p, const ir_instr *in, int c)
     }
     if (fixed_cell(p, &in->addr) != c)
         return 0;
+    if (in->kind == I_CAS && in->writes_back)
+        return 2;                           /* a failed one writes back what it read */
     if (in->kind != I_FAA && val >= 0 && !expr_uses_reg(p, val) && ir_eval(p, val, NULL, NULL) == 0)
         return in->kind == I_CAS ? 0 : 1;   /* a CAS of 0 may not write: no release */
     return 2;
