@@ -1,10 +1,12 @@
 #!/bin/sh
 # bench/locks.sh - C programs built of mutexes: N threads, each taking one
-# mutex R times around a non-atomic increment.  The classes are the orders
-# of the critical sections, (N*R)!/(R!)^N.  RF-SMC takes a mutex chain's
-# other orders directly (a lock takes another's release); where a mutex is
-# no chain (a trylock on it) it detours through graphs where a lock failed
-# (never a class), and its "runs no class" column counts them.  rfstate and
+# mutex R times around a non-atomic increment (in the "t" row main also
+# tries the mutex once).  The classes are the orders of the critical
+# sections, (N*R)!/(R!)^N without the trylock.  RF-SMC takes a mutex chain's
+# other orders directly (a lock takes another's release, a failed trylock
+# writes back); where a mutex is no chain (also loaded or stored, or locked
+# through a pointer read at run time) it detours through graphs where a
+# lock failed (never a class), and its "runs no class" column counts them.  rfstate and
 # Optimal-DPOR find the same classes.  Each row: seconds, peak
 # KB, classes (with "*" when the timeout stopped it).  Needs the C input.
 set -u
@@ -27,15 +29,17 @@ cell() { # OUTFILE: "secs KB classes" (classes + blocked, * when partial)
   t=$(json_field "$1" traces); b=$(json_field "$1" blocked)
   printf '%ss %sKB %s%s' "$SECS" "$KB" "$((t + b))" "$part"
 }
-for row in "4 2 sc" "4 2 tso" "7 1 sc" "5 2 sc" "3 3 sc"; do
+# a "t" row: main also tries the mutex once (pthread_mutex_trylock)
+for row in "4 2 sc" "4 2 tso" "7 1 sc" "5 2 sc" "3 3 sc" "4 2 sc t"; do
   set -- $row
-  n=$1; rounds=$2; model=$3
+  n=$1; rounds=$2; model=$3; try=${4:-}
+  tl=""; [ -n "$try" ] && tl="if (pthread_mutex_trylock(&m) == 0) pthread_mutex_unlock(&m);"
   cat > "$tmp/p.c" <<EOF
 #include <pthread.h>
 pthread_mutex_t m;
 int x;
 void *t(void *p) { for (int i = 0; i < $rounds; i++) { pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); } return p; }
-int main(void) { pthread_t a[$n]; for (int i = 0; i < $n; i++) pthread_create(&a[i], 0, t, 0); for (int i = 0; i < $n; i++) pthread_join(a[i], 0); return 0; }
+int main(void) { pthread_t a[$n]; for (int i = 0; i < $n; i++) pthread_create(&a[i], 0, t, 0); $tl for (int i = 0; i < $n; i++) pthread_join(a[i], 0); return 0; }
 EOF
   "$WMX" transform "$tmp/p.c" > /dev/null 2>&1   # the translation is kept: not timed below
   measure "$tmp/r" env WMX_RFSMC_STATS=1 "$WMX" explore "$tmp/p.c" --model "$model" --algo rfsmc --json --timeout "$TIMEOUT"
@@ -51,6 +55,6 @@ EOF
     [ -s "$tmp/o" ] || { echo "locks-$n-$rounds: odpor failed"; cat "$tmp/o.err"; rc=1; continue; }
     c3=$(cell "$tmp/o")
   fi
-  printf '%-12s %-6s %-26s %-22s %-22s %s\n' "locks-${n}x$rounds" "$model" "$c1" "${nocls:-?}" "$c2" "$c3"
+  printf '%-12s %-6s %-26s %-22s %-22s %s\n' "locks-${n}x$rounds$try" "$model" "$c1" "${nocls:-?}" "$c2" "$c3"
 done
 exit $rc
