@@ -1243,6 +1243,16 @@ static bool on_chain(const rs *r, int cell)
     return r->chain && cell >= 0 && cell < r->prog->ncells && r->chain[cell];
 }
 
+/* Whether the program-order past of thread tc's event ic (in the current
+ * trace) holds event (te, ie) or, when rt >= 0, event (rt, ri). */
+static bool past_holds(rs *r, int tc, int ic, int te, int ie, int rt, int ri)
+{
+    if (ic == 0)
+        return false;
+    const int *vp = vc_of(r, r->g.tev[tc][ic - 1].pos);
+    return vp[te] > ie || (rt >= 0 && vp[rt] > ri);
+}
+
 /* The alternatives of a decision d on a mutex chain (find_chain_cells):
  * an RMW c of the cell that could read src0 instead of e, with its
  * program-order past as in the current trace.  Its past must not hold e
@@ -1273,13 +1283,10 @@ static void taker_sources(rs *r, int di)
     for (int k = lo; k < hi; k++) {
         int tc = EID_THREAD(r->gw[k]), ic = EID_INDEX(r->gw[k]);
         const gev *c = &g->tev[tc][ic];
-        if (tc == te || ic < d->fcount[tc] || (tc == rt && ic == ri))
-            continue;                   /* after e in program order, in F_e, or the taker */
-        if (ic > 0) {
-            const int *vp = vc_of(r, g->tev[tc][ic - 1].pos);
-            if (vp[te] > ie || (rt >= 0 && vp[rt] > ri))
-                continue;               /* its past holds e or src0's reader */
-        }
+        if (tc == te || ic < d->fcount[tc] || (tc == rt && ic == ri) ||
+            past_holds(r, tc, ic, te, ie, rt, ri))
+            continue;                   /* after e in program order, in F_e, the taker,
+                                         * or its past holds e or src0's reader */
         const ir_instr *in = &r->prog->threads[tc].instrs[c->x.instr];
         if (in->kind == I_CAS && in->blocking && in->cmp == OP_EQ && c->x.read != sv)
             continue;                   /* a lock that would wait there (other
@@ -1299,13 +1306,9 @@ static void taker_sources(rs *r, int di)
             continue;
         waiter w;
         await_at(r, r->mstate, tc, &w);
-        if (w.cell != cell || !ir_cmp_holds(w.cmp, sv, w.operand))
+        if (w.cell != cell || !ir_cmp_holds(w.cmp, sv, w.operand) ||
+            past_holds(r, tc, ic, te, ie, rt, ri))
             continue;
-        if (ic > 0) {
-            const int *vp = vc_of(r, g->tev[tc][ic - 1].pos);
-            if (vp[te] > ie || (rt >= 0 && vp[rt] > ri))
-                continue;
-        }
         offer_key(r, di, make_key2(r, d, EID_MAKE(tc, ic), s, true));
     }
 }

@@ -15,16 +15,12 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 . "$(cd "$(dirname "$0")" && pwd)/lib/c_twins.sh"
-printf 'int main(void) { return 0; }\n' > "$tmp/empty.c"
-if "$WMX" explore "$tmp/empty.c" --json 2>&1 | grep -q 'C input not built'; then
-    echo "c_random: skipped: C input not built"; exit 0
-fi
+c_input_or_skip c_random
 nprog=${WMX_C_RANDOM:-30}
 case "${WMX_BUILD:-}" in *asan*) nprog=${WMX_C_RANDOM:-10} ;; esac
 BOUND=2
 
 seed=11
-rnd() { seed=$(( (seed * 1103515245 + 12345) % 2147483648 )); R=$(( seed / 65536 % $1 )); }
 pick_var() { rnd 3; case $R in 0) V=x ;; 1) V=y ;; *) V=z ;; esac; }
 pick_reg() { rnd 3; G=r$R; }
 

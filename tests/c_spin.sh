@@ -16,15 +16,11 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 . "$(cd "$(dirname "$0")" && pwd)/lib/c_twins.sh"
-printf 'int main(void) { return 0; }\n' > "$tmp/empty.c"
-if "$WMX" explore "$tmp/empty.c" --json 2>&1 | grep -q 'C input not built'; then
-    echo "c_spin: skipped: C input not built"; exit 0
-fi
+c_input_or_skip c_spin
 nprog=${WMX_C_SPIN:-30}
 case "${WMX_BUILD:-}" in *asan*) nprog=${WMX_C_SPIN:-12} ;; esac
 
 seed=${WMX_C_SPIN_SEED:-5}
-rnd() { seed=$(( (seed * 1103515245 + 12345) % 2147483648 )); R=$(( seed / 65536 % $1 )); }
 pick_var() { rnd 2; case $R in 0) V=x ;; *) V=y ;; esac; }
 
 # what may stand between a loop's first load and the loop

@@ -2,6 +2,17 @@
 # (c_random.sh, c_plp.sh, c_spin.sh); not a test itself.  Expects $WMX,
 # $tmp (holding the program in $tmp/p.c) and bad().
 
+# c_input_or_skip NAME: exits 0 with a message when wmx has no C input
+c_input_or_skip() {
+    printf 'int main(void) { return 0; }\n' > "$tmp/empty.c"
+    if "$WMX" explore "$tmp/empty.c" --json 2>&1 | grep -q 'C input not built'; then
+        echo "$1: skipped: C input not built"; exit 0
+    fi
+}
+
+# rnd N: R = the next number in [0, N) of the generator seeded by $seed
+rnd() { seed=$(( (seed * 1103515245 + 12345) % 2147483648 )); R=$(( seed / 65536 % $1 )); }
+
 # c_main NT NAMES: appends a main that creates the threads NAMES (NT of
 # them) and joins them to $tmp/p.c
 c_main() {

@@ -77,13 +77,7 @@ static inline void xchg_await(wmx_program *p, int t, const char *reg, int var, i
  * and then writes b (the C front end's pthread_mutex_lock) */
 static inline void lock_cas(wmx_program *p, int t, const char *reg, int var, wmx_val a, wmx_val b)
 {
-    ir_instr in = ir_instr_init(I_CAS, L);
-    in.addr.var = var;
-    in.e1 = ir_const(p, a);
-    in.e2 = ir_const(p, b);
-    in.blocking = true;
-    in.dst = reg ? ir_thread_reg(p, t, reg) : -1;
-    ir_add_instr(p, t, &in);
+    xchg_await(p, t, reg, var, OP_EQ, a, b);
 }
 
 /* [reg =] await([var] cmp v); reg may be NULL */

@@ -17,6 +17,19 @@ static inline uint32_t rnd(rng *r)
 }
 static inline int pick(rng *r, int n) { return (int)(rnd(r) % (uint32_t)n); }
 
+/* Up to two accesses of the data d[0], d[1] inside a critical section. */
+static inline void critical_body(rng *r, wmx_program *p, int t, const char *reg, const int *d)
+{
+    for (int k = pick(r, 3); k > 0; k--) {
+        int v = d[pick(r, 2)];
+        switch (pick(r, 3)) {
+        case 0: store(p, t, v, 1 + pick(r, 2)); break;
+        case 1: load(p, t, reg, v); break;
+        default: rmw(p, t, I_FAA, NULL, v, 1, 0); break;
+        }
+    }
+}
+
 /* Programs with mutexes: each thread takes a lock (a blocking CAS, as the
  * C front end's pthread_mutex_lock), touches data, and mostly releases it;
  * sometimes a second mutex inside the first (deadlocks), a trylock, or no
@@ -47,14 +60,7 @@ static inline wmx_program *random_lock_program(uint64_t seed)
             bool nested = pick(&r, 4) == 0;
             if (nested)
                 lock_cas(p, t, NULL, other, 0, t + 1);
-            for (int k = pick(&r, 3); k > 0; k--) {
-                int v = d[pick(&r, 2)];
-                switch (pick(&r, 3)) {
-                case 0: store(p, t, v, 1 + pick(&r, 2)); break;
-                case 1: load(p, t, reg, v); break;
-                default: rmw(p, t, I_FAA, NULL, v, 1, 0); break;
-                }
-            }
+            critical_body(&r, p, t, reg, d);
             if (nested && pick(&r, 4) != 0)
                 rmw(p, t, I_XCHG, NULL, other, 0, 0);
             if (pick(&r, 6) != 0)
@@ -117,14 +123,7 @@ static inline wmx_program *random_mutex_program(uint64_t seed)
             bool nested = pick(&r, 5) == 0;
             if (nested)
                 lock_cas(p, t, NULL, other, 0, 1);
-            for (int k = pick(&r, 3); k > 0; k--) {
-                int v = d[pick(&r, 2)];
-                switch (pick(&r, 3)) {
-                case 0: store(p, t, v, 1 + pick(&r, 2)); break;
-                case 1: load(p, t, reg, v); break;
-                default: rmw(p, t, I_FAA, NULL, v, 1, 0); break;
-                }
-            }
+            critical_body(&r, p, t, reg, d);
             if (nested)
                 rmw(p, t, I_XCHG, NULL, other, 0, 0);
             if (pick(&r, 10) != 0)

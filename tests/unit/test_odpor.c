@@ -750,45 +750,46 @@ static wmx_program *random_program_shape(uint64_t seed, bool faa_heavy, bool big
     return p;
 }
 
-START_TEST(random_differential)
+/* The failures of a differential run over many programs: their number and
+ * the first one's message. */
+typedef struct tally {
+    int fails;
+    char first[512];
+} tally;
+
+/* Runs the differential on p (then freed) and counts a failure. */
+static void tally_run(tally *t, wmx_program *p, bool ifaa)
 {
     char msg[512];
-    int fails = 0;
-    const char *first = NULL;
-    char firstbuf[512];
+    const char *f = differential(p, ifaa, msg, sizeof msg);
+    if (f && !t->first[0])
+        snprintf(t->first, sizeof t->first, "%s", f);
+    t->fails += f != NULL;
+    ir_program_free(p);
+}
+
+static void tally_check(const tally *t)
+{
+    ck_assert_msg(t->fails == 0, "%d random programs fail, first: %s", t->fails, t->first);
+}
+
+START_TEST(random_differential)
+{
+    tally t = { 0 };
     /* ODPOR_SEEDS=N runs more programs (a longer hunt; the default is CI's) */
     uint64_t n = getenv("ODPOR_SEEDS") ? (uint64_t)atoi(getenv("ODPOR_SEEDS")) : 400;
-    for (uint64_t seed = 1; seed <= n; seed++) {
-        wmx_program *p = random_program(seed, false);
-        const char *f = differential(p, false, msg, sizeof msg);
-        if (f && !first) {
-            snprintf(firstbuf, sizeof firstbuf, "%s", f);
-            first = firstbuf;
-        }
-        fails += f != NULL;
-        ir_program_free(p);
-    }
-    ck_assert_msg(fails == 0, "%d random programs fail, first: %s", fails, first ? first : "");
+    for (uint64_t seed = 1; seed <= n; seed++)
+        tally_run(&t, random_program(seed, false), false);
+    tally_check(&t);
 }
 END_TEST
 
 START_TEST(random_differential_locks)
 {
-    char msg[512];
-    int fails = 0;
-    const char *first = NULL;
-    char firstbuf[512];
-    for (uint64_t seed = 1; seed <= 300; seed++) {
-        wmx_program *p = random_lock_program(seed);
-        const char *f = differential(p, false, msg, sizeof msg);
-        if (f && !first) {
-            snprintf(firstbuf, sizeof firstbuf, "%s", f);
-            first = firstbuf;
-        }
-        fails += f != NULL;
-        ir_program_free(p);
-    }
-    ck_assert_msg(fails == 0, "%d random programs fail, first: %s", fails, first ? first : "");
+    tally t = { 0 };
+    for (uint64_t seed = 1; seed <= 300; seed++)
+        tally_run(&t, random_lock_program(seed), false);
+    tally_check(&t);
 }
 END_TEST
 
@@ -796,10 +797,7 @@ END_TEST
  * (randprog.h) */
 START_TEST(random_differential_mutex)
 {
-    char msg[512];
-    int fails = 0;
-    const char *first = NULL;
-    char firstbuf[512];
+    tally t = { 0 };
     int tested = 0;
     for (uint64_t seed = 1; seed <= 150; seed++) {
         wmx_program *p = random_mutex_program(seed);
@@ -819,37 +817,20 @@ START_TEST(random_differential_mutex)
             continue;
         }
         tested++;
-        const char *f = differential(p, false, msg, sizeof msg);
-        if (f && !first) {
-            snprintf(firstbuf, sizeof firstbuf, "%s", f);
-            first = firstbuf;
-        }
-        fails += f != NULL;
-        ir_program_free(p);
+        tally_run(&t, p, false);
     }
     printf("mutex differential: %d of 150 programs small enough for the brute force\n", tested);
     ck_assert_msg(tested >= 50, "only %d of 150 programs small enough", tested);
-    ck_assert_msg(fails == 0, "%d random programs fail, first: %s", fails, first ? first : "");
+    tally_check(&t);
 }
 END_TEST
 
 START_TEST(random_differential_ifaa)
 {
-    char msg[512];
-    int fails = 0;
-    const char *first = NULL;
-    char firstbuf[512];
-    for (uint64_t seed = 1000; seed < 1300; seed++) {
-        wmx_program *p = random_program(seed, true);
-        const char *f = differential(p, true, msg, sizeof msg);
-        if (f && !first) {
-            snprintf(firstbuf, sizeof firstbuf, "%s", f);
-            first = firstbuf;
-        }
-        fails += f != NULL;
-        ir_program_free(p);
-    }
-    ck_assert_msg(fails == 0, "%d random programs fail, first: %s", fails, first ? first : "");
+    tally t = { 0 };
+    for (uint64_t seed = 1000; seed < 1300; seed++)
+        tally_run(&t, random_program(seed, true), true);
+    tally_check(&t);
 }
 END_TEST
 
@@ -858,23 +839,12 @@ END_TEST
  * rand1054 with --ifaa: 69 of 72). */
 START_TEST(random_differential_large)
 {
-    char msg[512];
-    int fails = 0;
-    const char *first = NULL;
-    char firstbuf[512];
+    tally t = { 0 };
     uint64_t last = getenv("ODPOR_SEEDS") ? 1040 + (uint64_t)atoi(getenv("ODPOR_SEEDS")) / 10 : 1080;
     for (uint64_t seed = 1040; seed <= last; seed++)
-        for (int ifaa = 0; ifaa < 2; ifaa++) {
-            wmx_program *p = random_program_shape(seed, ifaa, true);
-            const char *f = differential(p, ifaa, msg, sizeof msg);
-            if (f && !first) {
-                snprintf(firstbuf, sizeof firstbuf, "%s", f);
-                first = firstbuf;
-            }
-            fails += f != NULL;
-            ir_program_free(p);
-        }
-    ck_assert_msg(fails == 0, "%d random programs fail, first: %s", fails, first ? first : "");
+        for (int ifaa = 0; ifaa < 2; ifaa++)
+            tally_run(&t, random_program_shape(seed, ifaa, true), ifaa);
+    tally_check(&t);
 }
 END_TEST
 
