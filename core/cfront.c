@@ -108,6 +108,7 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
 #include <dlfcn.h>
 
 #include "cfront_cache.h"
+#include "spin_await.h"
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
@@ -4282,6 +4283,7 @@ static wmx_program *translate_file(const char *path, const cfront_opts *o, const
         ir_program_free(p);
         return NULL;
     }
+    spin_to_await(p);
     return p;
 }
 

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define CACHE_MAGIC "wmx-cfront-cache 10\n"
+#define CACHE_MAGIC "wmx-cfront-cache 11\n"
 
 /* ---- hashing: two FNV-1a streams, 128 bits --------------------------- */
 

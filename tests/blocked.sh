@@ -202,8 +202,17 @@ EOF
     # a spin loop that would go round again, and a loop --unroll cuts: said
     # in words, not by the front end's placeholder text
     "$WMX" explore "$root/tests/c/spinlock.c" --model tso > "$tmp/out" 2>&1
-    grep -q '^    P1 stops: spin loop would go round again at .*spinlock.c:33:5$' "$tmp/out" || bad "spinlock.c: spin: $(cat "$tmp/out")"
+    # (P1's wait for `done` is an await: it waits, it is not cut)
+    grep -q '^    P1 waits forever at .*spinlock.c:33:12: while' "$tmp/out" || bad "spinlock.c: await: $(cat "$tmp/out")"
+    grep -q 'spin loop would go round again' "$tmp/out" && bad "spinlock.c: a spin-assume left: $(cat "$tmp/out")"
     grep -q '^    P1 stops: loop bound reached at .*spinlock.c:28:5$' "$tmp/out" || bad "spinlock.c: bound: $(cat "$tmp/out")"
+    # a spin loop whose exit test is no comparison of the value read stays
+    # a spin-assume, said in words, and transform says why
+    printf '#include <pthread.h>\n#include <stdatomic.h>\natomic_int f;\nvoid *W(void *a) { atomic_store(&f, 2); atomic_store(&f, 1); return 0; }\nint main(void) {\n  pthread_t t; pthread_create(&t, 0, W, 0);\n  while ((atomic_load(&f) & 1) == 0)\n    ;\n  return 0;\n}\n' > "$tmp/odd.c"
+    "$WMX" explore "$tmp/odd.c" --model sc > "$tmp/out" 2>&1
+    grep -q '^    main stops: spin loop would go round again at .*odd.c:7:3$' "$tmp/out" || bad "odd.c: spin: $(cat "$tmp/out")"
+    "$WMX" transform "$tmp/odd.c" > "$tmp/out" 2>&1
+    grep -q 'not an await: its exit test is not a comparison of the value read' "$tmp/out" || bad "odd.c: transform: $(cat "$tmp/out")"
 fi
 
 # the interactive explorer: `until deadlock` replays one

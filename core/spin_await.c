@@ -1,0 +1,256 @@
+/* spin_await.c - spin branches become awaits (see spin_await.h). */
+#include "spin_await.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* An assume that blocks for ever where a spin loop would go round again. */
+static bool is_spin_block(const wmx_program *p, const ir_instr *in)
+{
+    return in->kind == I_ASSUME && in->spin && !in->bound_cut && in->e1 >= 0 &&
+           p->exprs[in->e1].op == OP_CONST && p->exprs[in->e1].value == 0;
+}
+
+/* The spin assume that instruction i reaches with nothing done on the way
+ * (through unconditional jumps), or -1. */
+static int reaches_spin(const wmx_program *p, const ir_thread *th, int i)
+{
+    for (int hops = 0; i >= 0 && i < th->ninstrs && hops < 16; hops++) {
+        const ir_instr *in = &th->instrs[i];
+        if (is_spin_block(p, in))
+            return i;
+        if (in->kind == I_NOP)
+            i++;
+        else if (in->kind == I_JUMP && in->e1 < 0)
+            i = in->target;
+        else
+            return -1;
+    }
+    return -1;
+}
+
+static bool is_cmp(ir_op op) { return op >= OP_EQ && op <= OP_GE; }
+
+static ir_op negate_cmp(ir_op op)
+{
+    switch (op) {
+    case OP_EQ: return OP_NE;
+    case OP_NE: return OP_EQ;
+    case OP_LT: return OP_GE;
+    case OP_GE: return OP_LT;
+    case OP_GT: return OP_LE;
+    default: return OP_GT;   /* OP_LE */
+    }
+}
+
+/* a op b  ==  b flip(op) a */
+static ir_op flip_cmp(ir_op op)
+{
+    switch (op) {
+    case OP_LT: return OP_GT;
+    case OP_GT: return OP_LT;
+    case OP_LE: return OP_GE;
+    case OP_GE: return OP_LE;
+    default: return op;
+    }
+}
+
+/* The symbolic value of each register after the lets that follow the load:
+ * env[r] = an expression over the registers as they were at the load, or
+ * -1 for "unchanged". */
+typedef struct subst {
+    wmx_program *p;
+    int *env;
+    int nregs;
+    int loaded;      /* the load's destination register */
+    int depth;
+} subst;
+
+static int subst_expr(subst *s, int e)
+{
+    if (e < 0 || ++s->depth > 200)
+        return -1;
+    ir_expr x = s->p->exprs[e];
+    int r = e;
+    if (x.op == OP_REG) {
+        if (x.reg >= 0 && x.reg < s->nregs && s->env[x.reg] >= 0)
+            r = s->env[x.reg];
+    } else if (x.a >= 0) {
+        int a = subst_expr(s, x.a);
+        int b = x.b >= 0 ? subst_expr(s, x.b) : -1;
+        if (a < 0 || (x.b >= 0 && b < 0))
+            r = -1;
+        else if (a != x.a || b != x.b)
+            r = x.b >= 0 ? ir_binop(s->p, x.op, a, b) : ir_unop(s->p, x.op, a);
+    }
+    s->depth--;
+    return r;
+}
+
+static bool uses_reg(const wmx_program *p, int e, int reg, int depth)
+{
+    if (e < 0 || depth > 200)
+        return depth > 200;
+    const ir_expr *x = &p->exprs[e];
+    if (x->op == OP_REG)
+        return x->reg == reg;
+    return uses_reg(p, x->a, reg, depth + 1) || uses_reg(p, x->b, reg, depth + 1);
+}
+
+static bool is_const(const wmx_program *p, int e, wmx_val v)
+{
+    return e >= 0 && p->exprs[e].op == OP_CONST && p->exprs[e].value == v;
+}
+
+/* Reads cond (0/1 valued where it is a comparison) as `loaded cmp other`:
+ * true and the parts when it is one. */
+static bool as_comparison(const wmx_program *p, int e, int loaded, ir_op *cmp, int *other)
+{
+    bool neg = false;
+    for (int guard = 0; guard < 16 && e >= 0; guard++) {
+        const ir_expr *x = &p->exprs[e];
+        if (x->op == OP_NOT) {
+            neg = !neg;
+            e = x->a;
+        } else if ((x->op == OP_AND && is_const(p, x->b, 1) && x->a >= 0 && is_cmp(p->exprs[x->a].op)) ||
+                   (x->op == OP_NE && is_const(p, x->b, 0) && x->a >= 0 && is_cmp(p->exprs[x->a].op))) {
+            e = x->a;
+        } else if (x->op == OP_EQ && is_const(p, x->b, 0) && x->a >= 0 && is_cmp(p->exprs[x->a].op)) {
+            neg = !neg;
+            e = x->a;
+        } else if (is_cmp(x->op)) {
+            ir_op op = x->op;
+            int a = x->a, b = x->b;
+            if (a >= 0 && p->exprs[a].op == OP_REG && p->exprs[a].reg == loaded && !uses_reg(p, b, loaded, 0)) {
+                *other = b;
+            } else if (b >= 0 && p->exprs[b].op == OP_REG && p->exprs[b].reg == loaded &&
+                       !uses_reg(p, a, loaded, 0)) {
+                *other = a;
+                op = flip_cmp(op);
+            } else {
+                return false;
+            }
+            *cmp = neg ? negate_cmp(op) : op;
+            return true;
+        } else {
+            return false;
+        }
+    }
+    return false;
+}
+
+static void set_text(ir_instr *in, const char *text)
+{
+    free(in->text);
+    in->text = wmx_strdup(text);
+}
+
+/* Tries the conditional jump j whose one side blocks at a spin assume.
+ * NULL when it rewrote the read before it, else why not. */
+static const char *try_jump(wmx_program *p, int t, int j, bool block_when_true)
+{
+    ir_thread *th = &p->threads[t];
+    int k = j - 1;
+    while (k >= 0 && th->instrs[k].kind == I_LET)
+        k--;
+    if (k < 0)
+        return "its exit test reads no memory";
+    ir_instr *rd = &th->instrs[k];
+    if (rd->kind != I_LOAD && rd->kind != I_XCHG)
+        return rd->kind == I_AWAIT ? NULL : "its exit test is not decided by one load";
+    if (rd->dst < 0)
+        return "its exit test does not use the value read";
+    subst s = { p, wmx_malloc((size_t)(th->nregs ? th->nregs : 1) * sizeof(int)), th->nregs, rd->dst, 0 };
+    for (int r = 0; r < th->nregs; r++)
+        s.env[r] = -1;
+    const char *why = NULL;
+    for (int i = k + 1; i < j && !why; i++) {
+        const ir_instr *let = &th->instrs[i];
+        if (let->dst == rd->dst)
+            why = "it overwrites the value it read";
+        else if (let->dst >= 0 && let->dst < th->nregs) {
+            int e = subst_expr(&s, let->e1);
+            if (e < 0)
+                why = "its exit test is too deep";
+            else
+                s.env[let->dst] = e;
+        }
+    }
+    ir_op cmp = OP_EQ;
+    int other = -1;
+    if (!why) {
+        int cond = subst_expr(&s, th->instrs[j].e1);
+        if (cond < 0 || !as_comparison(p, cond, rd->dst, &cmp, &other))
+            why = "its exit test is not a comparison of the value read with registers and constants";
+    }
+    free(s.env);
+    if (why)
+        return why;
+    /* the read passes when the loop is left */
+    ir_op pass = block_when_true ? negate_cmp(cmp) : cmp;
+    if (rd->kind == I_LOAD) {
+        rd->kind = I_AWAIT;
+        rd->cmp = pass;
+        rd->e1 = other;
+    } else {
+        /* an exchange that waits: a blocking CAS writing the same value */
+        int value = rd->e1;
+        rd->kind = I_CAS;
+        rd->blocking = true;
+        rd->cmp = pass;
+        rd->e1 = other;
+        rd->e2 = value;
+        rd->dst2 = -1;
+    }
+    return NULL;
+}
+
+int spin_to_await(wmx_program *p)
+{
+    int rewrites = 0;
+    for (int t = 0; t < p->nthreads; t++) {
+        ir_thread *th = &p->threads[t];
+        const char **why = wmx_calloc((size_t)(th->ninstrs ? th->ninstrs : 1), sizeof *why);
+        bool *reached = wmx_calloc((size_t)(th->ninstrs ? th->ninstrs : 1), sizeof *reached);
+        for (int j = 0; j < th->ninstrs; j++) {
+            const ir_instr *in = &th->instrs[j];
+            if (in->kind != I_JUMP)
+                continue;
+            if (in->e1 < 0) {
+                int s = reaches_spin(p, th, in->target);
+                if (s >= 0 && !why[s] && !reached[s])
+                    why[s] = "it is entered with no exit test";
+                continue;
+            }
+            int taken = reaches_spin(p, th, in->target), fall = reaches_spin(p, th, j + 1);
+            if ((taken >= 0) == (fall >= 0))
+                continue;
+            int s = taken >= 0 ? taken : fall;
+            const char *w = try_jump(p, t, j, taken >= 0);
+            if (w) {
+                if (!why[s])
+                    why[s] = w;
+            } else {
+                rewrites++;
+                reached[s] = true;
+            }
+        }
+        for (int s = 0; s < th->ninstrs; s++) {
+            if (!is_spin_block(p, &th->instrs[s]))
+                continue;
+            if (why[s]) {
+                wmx_strbuf b = { 0 };
+                wmx_strbuf_printf(&b, "(spin loop: waits; assume it exits; not an await: %s)", why[s]);
+                set_text(&th->instrs[s], b.s);
+                free(b.s);
+            } else if (reached[s]) {
+                set_text(&th->instrs[s], "(spin loop: its read became an await; not reached)");
+            }
+        }
+        free(why);
+        free(reached);
+    }
+    return rewrites;
+}
