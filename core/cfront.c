@@ -68,6 +68,21 @@ int cfront_take_args(int argc, char **argv, cfront_opts *o, char *err, size_t er
             o->unroll_given = 1;
             continue;
         }
+        if (i > 0 && (strcmp(a, "--nondet") == 0 || strncmp(a, "--nondet=", 9) == 0)) {
+            const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
+            long long lo = 0, hi = 0;
+            int used = 0;
+            if (!v || sscanf(v, "%lld..%lld%n", &lo, &hi, &used) != 2 || v[used] != '\0' || lo > hi ||
+                hi - lo > 4096) {
+                snprintf(err, errn, "--nondet: expected LO..HI with LO <= HI (at most 4097 values), got '%s'",
+                         v ? v : "");
+                return -1;
+            }
+            o->nondet_lo = lo;
+            o->nondet_hi = hi;
+            o->nondet_given = 1;
+            continue;
+        }
         if (i > 0 && strcmp(a, "--no-spin-assume") == 0) {
             o->no_spin_assume = 1;
             continue;
@@ -420,6 +435,8 @@ typedef struct frame {
     int *counters;        /* [nheaders] back edges taken in each loop, then
                            * [nheaders] c->shared_folds at the loop's last turn */
     LLVMValueRef call;    /* the call in the caller that this frame answers */
+    int atomic_open;      /* __VERIFIER_atomic_begin()s not yet ended here */
+    int atomic_fn;        /* an inlined __VERIFIER_atomic_* function */
 } frame;
 
 typedef struct pending {
@@ -437,6 +454,8 @@ typedef struct cthread {
     int gated;            /* waits for $start */
     int start_var, done_var;
     int creator;
+    int ret_var1;         /* var + 1 where its result goes (pthread_join's
+                           * result pointer), 0 none */
 } cthread;
 
 typedef struct cfront {
@@ -494,6 +513,15 @@ typedef struct cfront {
     int nbarriers, capbarriers;
     struct { int obj, thread, copy; } *tls_copies;
     int ntls_copies;
+    /* __VERIFIER_nondet_* reads: each call site read is a load of a cell of
+     * its own that the hidden thread `nondet` writes every other value of
+     * the domain to, so every explorer tries each value as a reads-from
+     * choice (the output is loop free: each load runs at most once) */
+    struct { int var; wmx_val lo, hi; } *nondets;
+    int nnondets;
+    long long nondet_lo, nondet_hi;
+    int next_key;         /* pthread_key_create's next key */
+    int atomic_var;       /* the lock of SV-COMP's atomic sections, -1 none yet */
 } cfront;
 
 /* Main before its first pthread_create runs alone, so memory holds exactly
@@ -2186,8 +2214,8 @@ static void flush_joins(cfront *c)
 
 static int is_error_fn(const char *n)
 {
-    return strcmp(n, "__assert_fail") == 0 || strcmp(n, "__VERIFIER_error") == 0 || strcmp(n, "abort") == 0 ||
-           strcmp(n, "__assert_rtn") == 0 || strcmp(n, "reach_error") == 0;
+    return strcmp(n, "__assert_fail") == 0 || strcmp(n, "__VERIFIER_error") == 0 ||
+           strcmp(n, "__assert_rtn") == 0 || strcmp(n, "reach_error") == 0 || strcmp(n, "__assert") == 0;
 }
 
 static int fn_is_sink(cfront *c, LLVMValueRef fn, int depth);
@@ -2465,6 +2493,7 @@ static void barrier_wait(cfront *c, LLVMValueRef call)
 }
 
 static void thread_end(cfront *c);
+static void thread_result(cfront *c, cval r);
 static void enter_edge(cfront *c, int from, int to);
 
 /* malloc(n) / calloc(k, n) of a size known while translating: a fresh
@@ -2487,6 +2516,8 @@ static void do_malloc(cfront *c, LLVMValueRef in, int zeroed)
             p_LLVMGetTypeKind(p_LLVMTypeOf(user)) == LLVMPointerTypeKind)
             elem = p_LLVMGetElementType(p_LLVMTypeOf(user));
     }
+    if (!elem && p_LLVMGetTypeKind(p_LLVMTypeOf(in)) == LLVMPointerTypeKind)
+        elem = p_LLVMGetElementType(p_LLVMTypeOf(in));   /* used as it comes: char * */
     long esz = elem ? (long)p_LLVMABISizeOfType(c->td, elem) : 0;
     if (!elem || esz <= 0 || bytes % esz != 0 || type_cells(elem) <= 0) {
         fail(c, in, "unsupported: %s whose result is not cast to a pointer to integers, pointers or structs of them",
@@ -2604,6 +2635,348 @@ static void do_inline_asm(cfront *c, LLVMValueRef in)
 
 static void do_await_call(cfront *c, LLVMValueRef in, int xchg);
 
+/* Whether some loop around the current point has no way out and has gone
+ * round --unroll times: threads created there would never end in number. */
+static int in_endless_loop_past_bound(cfront *c)
+{
+    for (int d = 0; d < c->depth; d++) {
+        frame *F = &c->stack[d];
+        finfo *fi = c->insts[F->inst].fi;
+        int n = fi->nblocks;
+        for (int h = 0; h < fi->nheaders; h++) {
+            const unsigned char *in = fi->inloop + (size_t)h * (size_t)n;
+            if (!in[F->bb] || F->counters[h] < c->unroll)
+                continue;
+            int exits = 0;
+            for (int b = 0; b < n && !exits; b++) {
+                if (!in[b])
+                    continue;
+                LLVMValueRef term = p_LLVMGetBasicBlockTerminator(fi->blocks[b]);
+                unsigned ns = term ? p_LLVMGetNumSuccessors(term) : 0;
+                if (term && p_LLVMGetInstructionOpcode(term) == LLVMRet)
+                    exits = 1;
+                for (unsigned k = 0; k < ns && !exits; k++) {
+                    int sb = pmap_get(&fi->bidx, p_LLVMGetSuccessor(term, k));
+                    exits = sb < 0 || !in[sb];
+                }
+            }
+            if (!exits)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Inside an SV-COMP atomic section: an inlined __VERIFIER_atomic_*
+ * function, or after a __VERIFIER_atomic_begin() not yet ended. */
+static int in_section(cfront *c)
+{
+    for (int d = 0; d < c->depth; d++)
+        if (c->stack[d].atomic_open > 0 || c->stack[d].atomic_fn)
+            return 1;
+    return 0;
+}
+
+/* A section's first (begin = 1) or last edge: it takes or gives back one
+ * lock, $atomic, that every section holds (an RMW: under TSO the buffer is
+ * drained before and after, as for a locked instruction sequence).
+ * drop_trivial_sections then makes the sections of at most one access
+ * plain fences. */
+static void section_edge(cfront *c, int begin)
+{
+    if (c->atomic_var < 0) {
+        c->atomic_var = ir_add_var(c->p, "$atomic", 1);
+        if (c->atomic_var < 0) {
+            fail(c, NULL, "unsupported: a variable named '$atomic'");
+            return;
+        }
+    }
+    ir_instr in = ir_instr_init(begin ? I_CAS : I_XCHG, (wmx_srcloc){ 0, 0, 0 });
+    in.addr.var = c->atomic_var;
+    if (begin) {
+        in.blocking = true;
+        in.cmp = OP_EQ;
+        in.e1 = e_const(c, 0);
+        in.e2 = e_const(c, 1);
+    } else {
+        in.e1 = e_const(c, 0);
+    }
+    emit(c, &in, begin ? "(atomic section begins)" : "(atomic section ends)");
+}
+
+static int section_lock(const ir_instr *in, int var)
+{
+    return in->kind == I_CAS && in->blocking && in->addr.var == var && in->addr.ptr < 0;
+}
+
+static int section_unlock(const ir_instr *in, int var)
+{
+    return in->kind == I_XCHG && in->addr.var == var && in->addr.ptr < 0;
+}
+
+/* assume(false): nothing follows it on its path */
+static int ends_path(const ir_instr *in)
+{
+    return in->kind == I_ASSUME && in->ends != IR_ENDS_NONE;
+}
+
+/* Most events on a path from instruction i to a section's end (memo[i]:
+ * -1 unknown); a large count when the paths are too deep to follow. */
+static int section_events(const ir_thread *th, int var, int i, int *memo, int depth)
+{
+    if (i < 0 || i >= th->ninstrs)
+        return 0;
+    if (memo[i] >= 0)
+        return memo[i];
+    if (depth > 20000)
+        return 1000;
+    const ir_instr *in = &th->instrs[i];
+    int r;
+    if (section_unlock(in, var) || in->kind == I_HALT || ends_path(in))
+        r = 0;
+    else if (in->kind == I_JUMP) {
+        int a = section_events(th, var, in->target, memo, depth + 1);
+        int b = in->e1 >= 0 ? section_events(th, var, i + 1, memo, depth + 1) : 0;
+        r = a > b ? a : b;
+    } else {
+        r = (ir_is_visible(in) ? 1 : 0) + section_events(th, var, i + 1, memo, depth + 1);
+    }
+    memo[i] = r > 1000 ? 1000 : r;
+    return memo[i];
+}
+
+/* Marks the unlocks reachable from i before the section ends. */
+static void section_reach(const ir_thread *th, int var, int i, unsigned char *seen, unsigned char *mark,
+                          unsigned char bit, int depth)
+{
+    while (i >= 0 && i < th->ninstrs && !(seen[i] & bit) && depth < 20000) {
+        seen[i] |= bit;
+        const ir_instr *in = &th->instrs[i];
+        if (section_unlock(in, var)) {
+            mark[i] |= bit;
+            return;
+        }
+        if (in->kind == I_HALT || ends_path(in))
+            return;
+        if (in->kind == I_JUMP) {
+            if (in->e1 >= 0)
+                section_reach(th, var, i + 1, seen, mark, bit, depth + 1);
+            i = in->target;
+        } else {
+            i++;
+        }
+    }
+}
+
+/* A section with at most one access on every path cannot be interleaved
+ * with anything: its lock and unlock become fences (the TSO drain). */
+static void drop_trivial_sections(cfront *c)
+{
+    int var = c->atomic_var;
+    if (var < 0 || c->failed)
+        return;
+    for (int t = 0; t < c->p->nthreads; t++) {
+        ir_thread *th = &c->p->threads[t];
+        int n = th->ninstrs;
+        int *memo = wmx_malloc((size_t)(n + 1) * sizeof *memo);
+        unsigned char *trivial = wmx_calloc((size_t)n + 1, 1);
+        unsigned char *seen = wmx_calloc((size_t)n + 1, 1), *mark = wmx_calloc((size_t)n + 1, 1);
+        for (int i = 0; i <= n; i++)
+            memo[i] = -1;
+        for (int i = 0; i < n; i++) {
+            if (!section_lock(&th->instrs[i], var))
+                continue;
+            trivial[i] = section_events(th, var, i + 1, memo, 0) <= 1;
+            section_reach(th, var, i + 1, seen, mark, trivial[i] ? 1 : 2, 0);
+        }
+        for (int i = 0; i < n; i++) {
+            ir_instr *in = &th->instrs[i];
+            if ((section_lock(in, var) && trivial[i]) || (section_unlock(in, var) && mark[i] == 1)) {
+                ir_instr f = ir_instr_init(I_FENCE, in->loc);
+                f.text = in->text;
+                free(f.text);
+                f.text = wmx_strdup(section_lock(in, var) ? "(atomic section of one access begins)"
+                                                           : "(atomic section of one access ends)");
+                *in = f;
+            }
+        }
+        free(memo);
+        free(trivial);
+        free(seen);
+        free(mark);
+    }
+}
+
+/* Library calls that only print: they do nothing here. */
+static int is_output_only(const char *n)
+{
+    static const char *const names[] = {
+        "printf", "fprintf", "vprintf", "vfprintf", "dprintf", "puts", "fputs", "putchar", "fputc",
+        "putc", "perror", "fwrite", "fflush", "setbuf", "setvbuf", NULL
+    };
+    for (int i = 0; names[i]; i++)
+        if (strcmp(n, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* __VERIFIER_nondet_TYPE(): a load of a cell of its own, which the hidden
+ * thread `nondet` writes each other value of the domain to (see cfront's
+ * nondets); the domain is --nondet clipped to the type. */
+static void do_nondet(cfront *c, LLVMValueRef in, const char *type)
+{
+    LLVMTypeRef rt = p_LLVMTypeOf(in);
+    LLVMTypeKind tk = p_LLVMGetTypeKind(rt);
+    if (tk != LLVMIntegerTypeKind && tk != LLVMPointerTypeKind) {
+        fail(c, in, "unsupported: __VERIFIER_nondet_%s (only integer values)", type);
+        return;
+    }
+    int w = tk == LLVMPointerTypeKind ? 64 : int_width(rt);
+    int uns = type[0] == 'u' || strcmp(type, "size_t") == 0 || strncmp(type, "unsigned", 8) == 0 ||
+              strcmp(type, "bool") == 0 || strcmp(type, "_Bool") == 0 || w == 1;
+    wmx_val lo = c->nondet_lo, hi = c->nondet_hi;
+    if (tk == LLVMPointerTypeKind) {
+        lo = hi = 0;            /* a pointer from nowhere: NULL */
+    } else if (w == 1 || strcmp(type, "bool") == 0 || strcmp(type, "_Bool") == 0) {
+        lo = lo < 0 ? 0 : lo;
+        hi = hi > 1 ? 1 : hi;
+    } else if (w < 64) {
+        wmx_val tmin = uns ? 0 : -((wmx_val)1 << (w - 1));
+        wmx_val tmax = uns ? (wmx_val)((1ull << w) - 1) : ((wmx_val)1 << (w - 1)) - 1;
+        lo = lo < tmin ? tmin : lo;
+        hi = hi > tmax ? tmax : hi;
+    } else if (uns && lo < 0) {
+        lo = 0;
+    }
+    if (lo > hi)
+        lo = hi = uns ? 0 : c->nondet_lo;
+    char name[48];
+    snprintf(name, sizeof name, "$nondet.%d", c->nnondets);
+    int var = ir_add_var(c->p, name, 1);
+    if (var < 0) {
+        fail(c, in, "unsupported: too many __VERIFIER_nondet calls");
+        return;
+    }
+    c->p->cell_init[c->p->vars[var].base] = lo;
+    c->nondets = wmx_realloc(c->nondets, (size_t)(c->nnondets + 1) * sizeof *c->nondets);
+    c->nondets[c->nnondets].var = var;
+    c->nondets[c->nnondets].lo = lo;
+    c->nondets[c->nnondets].hi = hi;
+    c->nnondets++;
+    c->p->has_nondet = true;
+    ir_instr ld = ir_instr_init(I_LOAD, (wmx_srcloc){ 0, 0, 0 });
+    ld.addr.var = var;
+    ld.dst = reg_for(c, in);
+    emit(c, &ld, NULL);
+    set_val(c, in, cv_reg(ld.dst));
+}
+
+/* The hidden thread that writes the nondet cells' other values. */
+static void add_nondet_thread(cfront *c)
+{
+    if (!c->nnondets || c->failed)
+        return;
+    if (c->p->nthreads + 1 > WMX_MAX_THREADS) {
+        fail(c, NULL, "unsupported: more than %d threads (with the one for __VERIFIER_nondet values)",
+             WMX_MAX_THREADS - 1);
+        return;
+    }
+    c->t = ir_add_thread(c->p, "nondet");
+    c->here = NULL;
+    for (int k = 0; k < c->nnondets; k++)
+        for (wmx_val v = c->nondets[k].lo + 1; v <= c->nondets[k].hi; v++) {
+            ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0, 0 });
+            st.addr.var = c->nondets[k].var;
+            st.e1 = e_const(c, v);
+            emit(c, &st, "(a __VERIFIER_nondet value)");
+        }
+    ir_instr h = ir_instr_init(I_HALT, (wmx_srcloc){ 0, 0, 0 });
+    emit(c, &h, "");
+}
+
+/* pthread_cond_*: the condition variable's first cell counts signals.  A
+ * wait reads the count, unlocks, waits for a later signal (signal wakes
+ * every waiter, which POSIX allows), and locks again; timedwait may also
+ * time out, so it waits for nothing (a spurious wake-up). */
+static int do_cond(cfront *c, LLVMValueRef in, const char *what)
+{
+    int timed = strcmp(what, "timedwait") == 0;
+    if (strcmp(what, "signal") == 0 || strcmp(what, "broadcast") == 0) {
+        cval cv = val(c, p_LLVMGetOperand(in, 0));
+        ir_addr a = addr_of(c, cv);
+        if (c->failed)
+            return 1;
+        note_write(c, cv.kind == CV_PTR ? cv.obj : -1);
+        ir_instr f = ir_instr_init(I_FAA, (wmx_srcloc){ 0, 0, 0 });
+        f.addr = a;
+        f.e1 = e_const(c, 1);
+        emit(c, &f, NULL);
+        set_val(c, in, cv_const(0));
+        return 1;
+    }
+    if (strcmp(what, "wait") != 0 && !timed)
+        return 0;
+    cval cv = val(c, p_LLVMGetOperand(in, 0));
+    cval m = val(c, p_LLVMGetOperand(in, 1));
+    ir_addr a = addr_of(c, cv);
+    if (c->failed)
+        return 1;
+    int seen = temp_reg(c);
+    if (!timed) {
+        ir_instr ld = ir_instr_init(I_LOAD, (wmx_srcloc){ 0, 0, 0 });
+        ld.addr = a;
+        ld.dst = seen;
+        emit(c, &ld, NULL);
+    }
+    emit_mutex(c, m, "unlock", in, 16);
+    if (!timed) {
+        ir_instr aw = ir_instr_init(I_AWAIT, (wmx_srcloc){ 0, 0, 0 });
+        aw.addr = a;
+        aw.cmp = OP_NE;
+        aw.e1 = ir_reg(c->p, seen);
+        emit(c, &aw, NULL);
+    }
+    emit_mutex(c, m, "lock", in, 16);
+    set_val(c, in, cv_const(0));
+    return 1;
+}
+
+/* pthread_key_*: a key is a number fixed while translating; each thread's
+ * value for it is a cell of its own. */
+static void do_key(cfront *c, LLVMValueRef in, const char *n)
+{
+    if (strcmp(n, "pthread_key_create") == 0) {
+        cval k = val(c, p_LLVMGetOperand(in, 0));
+        if (!store_cell(c, k, cv_const(++c->next_key), in) && c->failed)
+            return;
+        set_val(c, in, cv_const(0));
+        return;
+    }
+    cval k = val(c, p_LLVMGetOperand(in, 0));
+    if (k.kind != CV_CONST) {
+        fail(c, in, "unsupported: a pthread key not known while translating");
+        return;
+    }
+    char name[64];
+    snprintf(name, sizeof name, "$key%lld.%s", (long long)k.c, c->p->threads[c->t].name);
+    int var = ir_find_var(c->p, name);
+    if (var < 0)
+        var = ir_add_var(c->p, name, 1);
+    if (strcmp(n, "pthread_setspecific") == 0) {
+        ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0, 0 });
+        st.addr.var = var;
+        st.e1 = e_of(c, val(c, p_LLVMGetOperand(in, 1)));
+        emit(c, &st, NULL);
+        set_val(c, in, cv_const(0));
+        return;
+    }
+    ir_instr ld = ir_instr_init(I_LOAD, (wmx_srcloc){ 0, 0, 0 });
+    ld.addr.var = var;
+    ld.dst = reg_for(c, in);
+    emit(c, &ld, NULL);
+    set_val(c, in, cv_reg(ld.dst));
+}
+
 static void do_call(cfront *c, LLVMValueRef in)
 {
     LLVMValueRef f = called_fn(in);
@@ -2624,8 +2997,35 @@ static void do_call(cfront *c, LLVMValueRef in)
         strcmp(n, "fflush") == 0 || strcmp(n, "pthread_yield") == 0 || strcmp(n, "sched_yield") == 0 ||
         strcmp(n, "mtx_init") == 0 || strcmp(n, "mtx_destroy") == 0 || strcmp(n, "thrd_yield") == 0 ||
         strcmp(n, "pthread_barrier_destroy") == 0 || strcmp(n, "__VERIFIER_spin_start") == 0 ||
-        strcmp(n, "__VERIFIER_spin_end") == 0 || strcmp(n, "__VERIFIER_loop_begin") == 0) {
+        strcmp(n, "__VERIFIER_spin_end") == 0 || strcmp(n, "__VERIFIER_loop_begin") == 0 ||
+        is_output_only(n) || strcmp(n, "pthread_cond_init") == 0 || strcmp(n, "pthread_cond_destroy") == 0 ||
+        strcmp(n, "pthread_key_delete") == 0 || strcmp(n, "pthread_attr_setdetachstate") == 0 ||
+        strcmp(n, "pthread_mutexattr_init") == 0 || strcmp(n, "pthread_mutexattr_destroy") == 0 ||
+        strcmp(n, "pthread_mutexattr_settype") == 0 || strcmp(n, "pthread_condattr_init") == 0 ||
+        strcmp(n, "pthread_condattr_destroy") == 0 || strcmp(n, "pthread_detach") == 0 ||
+        strcmp(n, "llvm.stacksave") == 0 || strcmp(n, "llvm.stackrestore") == 0) {
         set_val(c, in, cv_const(0));
+        return;
+    }
+    if (strcmp(n, "abort") == 0 || strcmp(n, "exit") == 0 || strcmp(n, "_exit") == 0 || strcmp(n, "_Exit") == 0) {
+        /* SV-COMP: abort() ends the run silently (a blocked run, reason
+         * abort); exit() ends the whole program there (a complete run) */
+        ir_instr as = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0, 0 });
+        as.e1 = e_const(c, 0);
+        as.ends = n[0] == 'a' ? IR_ENDS_ABORT : IR_ENDS_EXIT;
+        emit(c, &as, NULL);
+        end_path(c);
+        return;
+    }
+    if (strncmp(n, "__VERIFIER_nondet_", 18) == 0) {
+        do_nondet(c, in, n + 18);
+        return;
+    }
+    if (strncmp(n, "pthread_cond_", 13) == 0 && do_cond(c, in, n + 13))
+        return;
+    if (strncmp(n, "pthread_key_create", 18) == 0 || strcmp(n, "pthread_getspecific") == 0 ||
+        strcmp(n, "pthread_setspecific") == 0) {
+        do_key(c, in, n);
         return;
     }
     if (fn_is_sink(c, f, 0)) {
@@ -2665,6 +3065,11 @@ static void do_call(cfront *c, LLVMValueRef in)
             fail(c, in, "unsupported: a thread argument computed at run time (pass a constant or an address)");
             return;
         }
+        if (in_endless_loop_past_bound(c)) {
+            /* while (1) pthread_create(...): cut like any loop */
+            emit_block_forever(c, "(loop bound reached: --unroll)", true);
+            return;
+        }
         int id = thread_create(c, fnv, arg);
         if (id < 0)
             return;
@@ -2685,15 +3090,29 @@ static void do_call(cfront *c, LLVMValueRef in)
     if (strcmp(n, "pthread_join") == 0 || strcmp(n, "thrd_join") == 0) {
         cval h = val(c, p_LLVMGetOperand(in, 0));
         cval ret = val(c, p_LLVMGetOperand(in, 1));
-        if (!(ret.kind == CV_CONST && ret.c == 0)) {
-            fail(c, in, "unsupported: %s's result (pass NULL)", n);
-            return;
-        }
         thread_join(c, h);
+        if (!c->failed && !(ret.kind == CV_CONST && ret.c == 0)) {
+            /* the thread's result: a cell it writes as it ends */
+            cthread *jt = &c->threads[h.c];
+            if (!jt->ret_var1) {
+                char name[300];
+                snprintf(name, sizeof name, "$result.%s", c->p->threads[jt->t].name);
+                int v = ir_find_var(c->p, name);
+                jt->ret_var1 = 1 + (v >= 0 ? v : ir_add_var(c->p, name, 1));
+            }
+            flush_joins(c);
+            int r = temp_reg(c);
+            ir_instr ld = ir_instr_init(I_LOAD, (wmx_srcloc){ 0, 0, 0 });
+            ld.addr.var = jt->ret_var1 - 1;
+            ld.dst = r;
+            emit(c, &ld, NULL);
+            store_cell(c, ret, cv_reg(r), in);
+        }
         set_val(c, in, cv_const(0));
         return;
     }
     if (strcmp(n, "pthread_exit") == 0 || strcmp(n, "thrd_exit") == 0) {
+        thread_result(c, val(c, p_LLVMGetOperand(in, 0)));
         thread_end(c);
         return;
     }
@@ -2745,17 +3164,32 @@ static void do_call(cfront *c, LLVMValueRef in)
         do_memory_call(c, in, n[8] == 's');
         return;
     }
-    /* SV-COMP's atomic sections and functions exclude every other thread:
-     * inlined as plain code they would silently be another program */
-    if (strncmp(n, "__VERIFIER_atomic", 17) == 0) {
-        fail(c, in, "unsupported: a call to '%s' (SV-COMP atomic sections: wmx has no construct that "
-                    "stops every other thread)", n);
+    /* SV-COMP's atomic sections: no other thread steps inside one */
+    if (strcmp(n, "__VERIFIER_atomic_begin") == 0) {
+        if (!in_section(c))
+            section_edge(c, 1);
+        top(c)->atomic_open++;
+        set_val(c, in, cv_const(0));
         return;
     }
-    if (strncmp(n, "__VERIFIER_nondet_", 18) == 0) {
-        fail(c, in, "unsupported: a call to '%s' (nondeterministic input values)", n);
+    if (strcmp(n, "__VERIFIER_atomic_end") == 0) {
+        for (int d = c->depth - 1; d >= 0; d--)
+            if (c->stack[d].atomic_open > 0) {
+                c->stack[d].atomic_open--;
+                break;
+            }
+        if (!in_section(c))
+            section_edge(c, 0);
+        set_val(c, in, cv_const(0));
         return;
     }
+    int atomic_fn = strncmp(n, "__VERIFIER_atomic_", 18) == 0;
+    if (atomic_fn && p_LLVMIsDeclaration(f)) {
+        fail(c, in, "unsupported: a call to '%s' (an atomic function without a body)", n);
+        return;
+    }
+    if (atomic_fn && !in_section(c))
+        section_edge(c, 1);
     if (p_LLVMIsDeclaration(f)) {
         fail(c, in, "unsupported: a call to '%s'", n);
         return;
@@ -2788,6 +3222,7 @@ static void do_call(cfront *c, LLVMValueRef in)
     G->inst = xi;
     G->counters = wmx_calloc(2 * (size_t)(fi->nheaders ? fi->nheaders : 1), sizeof *G->counters);
     G->call = in;
+    G->atomic_fn = atomic_fn;
     G->bb = 0;
     G->pos = 0;
     G->at = p_LLVMGetFirstInstruction(fi->blocks[0]);
@@ -2870,6 +3305,18 @@ static int memo_here(cfront *c)
     }
     *slot = c->p->threads[c->t].ninstrs;
     return 0;
+}
+
+/* A thread's result, where a pthread_join with a result pointer reads it. */
+static void thread_result(cfront *c, cval r)
+{
+    cthread *th = &c->threads[c->cur];
+    if (!th->ret_var1 || c->failed)
+        return;
+    ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0, 0 });
+    st.addr.var = th->ret_var1 - 1;
+    st.e1 = e_of(c, r);
+    emit(c, &st, "(thread result)");
 }
 
 static void thread_end(cfront *c)
@@ -3548,6 +3995,8 @@ static void do_switch(cfront *c, LLVMValueRef in)
 static void do_ret(cfront *c, LLVMValueRef in)
 {
     if (c->depth == 1) {
+        if (p_LLVMGetNumOperands(in) > 0)
+            thread_result(c, val(c, p_LLVMGetOperand(in, 0)));
         thread_end(c);
         return;
     }
@@ -3556,8 +4005,11 @@ static void do_ret(cfront *c, LLVMValueRef in)
         r = val(c, p_LLVMGetOperand(in, 0));
     frame *F = top(c);
     LLVMValueRef call = F->call;
+    int was_atomic = F->atomic_fn;
     free(F->counters);
     c->depth--;
+    if (was_atomic && !in_section(c))
+        section_edge(c, 0);
     if (c->forked && r.kind != CV_CONST) {
         int reg = reg_for(c, call);
         emit_let(c, reg, e_of(c, r));
@@ -3780,6 +4232,7 @@ static int clang_start(const char *path, const cfront_opts *o, const char *out, 
     argv[n++] = "-disable-O0-optnone";
     argv[n++] = "-fno-discard-value-names";
     argv[n++] = "-std=gnu11";
+    argv[n++] = "-fgnu89-inline";  /* SV-COMP's `inline` functions without static have bodies */
     argv[n++] = "-fno-stack-protector";
     argv[n++] = "-Wno-everything";
     argv[n++] = "-ferror-limit=1";
@@ -4082,13 +4535,17 @@ static void translate_program(cfront *c, const char *name, const char *path)
     if (!c->failed) {
         c->threads = wmx_calloc(1, sizeof *c->threads);
         c->threads[0].fn = mainf;
-        c->threads[0].arg = cv_const(0);
+        c->threads[0].arg = cv_const(1);      /* argc: the program's name only */
         c->threads[0].t = ir_add_thread(c->p, "main");
         c->threads[0].start_var = c->threads[0].done_var = -1;
         c->nthreads = 1;
         for (int i = 0; i < c->nthreads && !c->failed && !c->restart; i++)
             translate_thread(c, i);
         observe_globals(c, nglobal_vars);
+        drop_trivial_sections(c);
+        add_nondet_thread(c);
+        c->p->nondet_lo = c->nondet_lo;
+        c->p->nondet_hi = c->nondet_hi;
     }
 }
 
@@ -4131,6 +4588,11 @@ static void free_translation(cfront *c)
     free(c->tls_copies);
     c->tls_copies = NULL;
     c->ntls_copies = 0;
+    free(c->nondets);
+    c->nondets = NULL;
+    c->nnondets = 0;
+    c->next_key = 0;
+    c->atomic_var = -1;
     c->prelude_over = c->prelude_objs = c->wild_write = 0;
     c->cur = c->t = c->forked = c->visible = 0;
 }
@@ -4201,6 +4663,9 @@ static wmx_program *translate_file(const char *path, const cfront_opts *o, const
     c->unroll_given = o && o->unroll_given;
     c->plp = o && o->plp;
     c->no_spin_assume = o && o->no_spin_assume;
+    c->atomic_var = -1;
+    c->nondet_lo = o && o->nondet_given ? o->nondet_lo : CFRONT_NONDET_LO;
+    c->nondet_hi = o && o->nondet_given ? o->nondet_hi : CFRONT_NONDET_HI;
     c->budget = 2000000;
     c->ctx = p_LLVMContextCreate();
     LLVMMemoryBufferRef buf = NULL;

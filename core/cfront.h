@@ -27,7 +27,13 @@ typedef struct cfront_opts {
     int unroll_given;                     /* the user set --unroll */
     int plp;                              /* --plp: block time rounds of loops that wrote nothing */
     int no_spin_assume;                   /* --no-spin-assume: no loop is made an assume */
+    int nondet_given;                     /* --nondet LO..HI given */
+    long long nondet_lo, nondet_hi;       /* the __VERIFIER_nondet_* domain */
 } cfront_opts;
+
+/* __VERIFIER_nondet_* values without --nondet: small, and both signs */
+#define CFRONT_NONDET_LO (-1)
+#define CFRONT_NONDET_HI 2
 
 /* True when the file name says C (ends in .c). */
 bool cfront_is_c_file(const char *path);

@@ -184,6 +184,9 @@ char *cfront_cache_entry(const char *path, const cfront_opts *o, const char *cla
     hash_long(&h, o ? o->unroll_given : 0);
     hash_long(&h, o ? o->plp : 0);
     hash_long(&h, o ? o->no_spin_assume : 0);
+    hash_long(&h, o ? (long)o->nondet_lo : 0);
+    hash_long(&h, o ? (long)o->nondet_hi : 0);
+    hash_long(&h, o ? o->nondet_given : 0);
     size_t n = strlen(dir) + 64;
     char *entry = wmx_malloc(n);
     snprintf(entry, n, "%s/%016llx%016llx.wmxc", dir, (unsigned long long)h.a, (unsigned long long)h.b);
@@ -275,6 +278,7 @@ unsigned char *cfront_cache_encode(const wmx_program *p, size_t *len)
             put_i32(&b, in->blocking);
             put_i32(&b, in->spin);
             put_i32(&b, in->writes_back);
+            put_i32(&b, in->ends);
         }
         put_i32(&b, th->nloops);
         for (int l = 0; l < th->nloops; l++) {
@@ -325,6 +329,9 @@ unsigned char *cfront_cache_encode(const wmx_program *p, size_t *len)
     put_i32(&b, p->pgas_queues);
     put_i32(&b, p->unroll);
     put_i32(&b, p->observed_shown_only);
+    put_i32(&b, p->has_nondet);
+    put_i64(&b, p->nondet_lo);
+    put_i64(&b, p->nondet_hi);
     *len = b.n;
     return b.p;
 }
@@ -451,6 +458,7 @@ wmx_program *cfront_cache_decode(const unsigned char *buf, size_t len)
             in->blocking = get_i32(&b) != 0;
             in->spin = get_i32(&b) != 0;
             in->writes_back = get_i32(&b) != 0;
+            in->ends = (unsigned char)get_i32(&b);
         }
         int nl = get_count(&b, 16);
         th->loops = wmx_calloc((size_t)(nl ? nl : 1), sizeof *th->loops);
@@ -513,6 +521,9 @@ wmx_program *cfront_cache_decode(const unsigned char *buf, size_t len)
     p->pgas_queues = get_i32(&b);
     p->unroll = get_i32(&b);
     p->observed_shown_only = get_i32(&b) != 0;
+    p->has_nondet = get_i32(&b) != 0;
+    p->nondet_lo = get_i64(&b);
+    p->nondet_hi = get_i64(&b);
     if (b.bad || b.at != b.n || !p->name || !p->file || !p->arch) {
         ir_program_free(p);
         return NULL;

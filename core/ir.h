@@ -116,7 +116,11 @@ typedef struct ir_instr {
     bool writes_back;    /* CAS: one that fails writes back the value it read (x86's
                             LOCK CMPXCHG): pthread_mutex_trylock, so failed trylocks
                             are ordered accesses of the mutex, as in Nidhugg */
+    unsigned char ends;  /* ASSUME(0) where C's abort() (IR_ENDS_ABORT) or
+                            exit() (IR_ENDS_EXIT) ends the run */
 } ir_instr;
+
+enum { IR_ENDS_NONE, IR_ENDS_ABORT, IR_ENDS_EXIT };
 
 /* A bounded loop, recorded for display and for loop rewrites (PLP).
  * Instructions [head, end) form the loop; `counter` is the hidden register
@@ -215,6 +219,10 @@ typedef struct wmx_program {
     int pgas_queues;     /* queue ids 0..pgas_queues-1 (doc/pgas.md) */
     /* C input (core/cfront.h): the loop bound used; 0 for other inputs */
     int unroll;
+    /* C input: __VERIFIER_nondet_* values range over [nondet_lo, nondet_hi]
+     * (clipped to each call's type); has_nondet when the program has one */
+    bool has_nondet;
+    wmx_val nondet_lo, nondet_hi;
 } wmx_program;
 
 /* ---- construction (used by the parsers) ---------------------------- */

@@ -447,6 +447,7 @@ bool explore_wait_at(const wmx_program *p, const wmx_machine *m, const void *fin
     if (st == TS_BLOCKED)
         why = ir_is_loop_bound(p, t, pc) ? WAIT_BOUND
             : pc >= 0 && pc < p->threads[t].ninstrs && p->threads[t].instrs[pc].spin ? WAIT_SPIN
+            : pc >= 0 && pc < p->threads[t].ninstrs && p->threads[t].instrs[pc].ends == IR_ENDS_ABORT ? WAIT_ABORT
             : WAIT_ASSUME;
     *w = (explore_wait){ t, pc, why };
     return true;
@@ -585,7 +586,15 @@ void explore_result_add_trace(explore_result *res, const wmx_machine *m, const e
             add_final_state(res, m, tr, false);
         return;
     }
-    if (tr->blocked) {
+    /* C's exit(): the whole program ends there, a complete run */
+    bool exited = false;
+    for (int t = 0; tr->blocked && t < p->nthreads && !exited; t++) {
+        if (machine_status(m, tr->final_state, t) != TS_BLOCKED)
+            continue;
+        int pc = machine_pc(m, tr->final_state, t);
+        exited = pc >= 0 && pc < p->threads[t].ninstrs && p->threads[t].instrs[pc].ends == IR_ENDS_EXIT;
+    }
+    if (tr->blocked && !exited) {
         res->blocked++;
         for (int t = 0; t < p->nthreads; t++) {
             if (machine_status(m, tr->final_state, t) != TS_BLOCKED)
@@ -603,7 +612,7 @@ void explore_result_add_trace(explore_result *res, const wmx_machine *m, const e
     if (tr->error)
         record_error(res, m, tr);
     /* herd counts only executions that complete; blocked ones have no final state */
-    if (!tr->blocked)
+    if (!tr->blocked || exited)
         add_final_state(res, m, tr, true);
 }
 

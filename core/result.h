@@ -102,7 +102,8 @@ typedef enum {
     WAIT_FOREVER,    /* at an await or a lock that nothing enables any more */
     WAIT_ASSUME,     /* an assumption failed there */
     WAIT_BOUND,      /* a bounded loop (`bound N`, C's --unroll) would go round again */
-    WAIT_SPIN        /* a spin loop would go round again with nothing changed */
+    WAIT_SPIN,       /* a spin loop would go round again with nothing changed */
+    WAIT_ABORT       /* C's abort() ended the run there (SV-COMP: silently) */
 } wait_reason;
 
 typedef struct explore_wait {

@@ -387,6 +387,18 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
     /* a violation found is a definite answer even when a limit then
      * stopped the run: exit 1 (the report says both) */
     int rc = res.nerrors ? EXIT_FAIL : !res.complete ? EXIT_LIMIT : EXIT_OK;
+    /* no run got to its end: nothing was checked past the bound */
+    bool all_cut = rc == EXIT_OK && res.traces == 0 && res.bound_cut > 0;
+    if (all_cut) {
+        rc = EXIT_LIMIT;
+        fprintf(fmt == FMT_TEXT ? ctx->out : ctx->err,
+                "%severy execution was cut at the loop bound %d: raise --unroll\n",
+                fmt == FMT_TEXT ? "Not checked: " : "wmx: not checked: ", p->unroll);
+    }
+    if (rc == EXIT_OK && p->has_nondet)
+        fprintf(fmt == FMT_TEXT ? ctx->out : ctx->err,
+                "%sno error for __VERIFIER_nondet values in %lld..%lld only (--nondet LO..HI widens it)\n",
+                fmt == FMT_TEXT ? "Note: " : "wmx: note: ", (long long)p->nondet_lo, (long long)p->nondet_hi);
     if (!res.complete && fmt != FMT_TEXT)
         fprintf(ctx->err, "wmx: partial result: stopped: %s\n",
                 res.stop_text[0] ? res.stop_text : res.stop_reason ? res.stop_reason : "a limit");

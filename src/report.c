@@ -194,6 +194,7 @@ static const char *wait_words(wait_reason why)
     case WAIT_ASSUME: return "stops: assumption false at";
     case WAIT_BOUND:  return "stops: loop bound reached at";
     case WAIT_SPIN:   return "stops: spin loop would go round again at";
+    case WAIT_ABORT:  return "stops: abort() at";
     default:          return "waits forever at";
     }
 }
@@ -520,6 +521,8 @@ void report_json(FILE *out, const explore_result *res)
             model_name(res->model), algo_name(res->algo), res->traces, res->blocked);
     if (p->unroll > 0)
         fprintf(out, " \"unroll\": %d,", p->unroll);
+    if (p->has_nondet)
+        fprintf(out, " \"nondet\": [%lld, %lld],", (long long)p->nondet_lo, (long long)p->nondet_hi);
     fprintf(out, " \"events\": %ld, \"states\": [", res->events);
     /* the keys are the same in every state: format and quote them once
      * (formatting them per state was a third of `explore --json` on
@@ -647,7 +650,8 @@ void report_json(FILE *out, const explore_result *res)
             json_string(out, th->name);
             fprintf(out, ", \"reason\": \"%s\"", w->why == WAIT_ASSUME ? "assume"
                                                : w->why == WAIT_BOUND ? "bound"
-                                               : w->why == WAIT_SPIN ? "spin" : "waits");
+                                               : w->why == WAIT_SPIN ? "spin"
+                                               : w->why == WAIT_ABORT ? "abort" : "waits");
             if (w->instr >= 0 && w->instr < th->ninstrs) {
                 const ir_instr *in = &th->instrs[w->instr];
                 snprintf(line, sizeof line, "%s:%d:%d", ir_loc_file(p, in->loc), in->loc.line,

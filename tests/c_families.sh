@@ -52,15 +52,34 @@ printf 'double d;\nint main(void) { d = 1.5; return 0; }\n' > "$tmp/fp.c"
 printf '#include <stdlib.h>\nint *p;\nint main(void) {\n  p = realloc(p, 4);\n  return 0;\n}\n' > "$tmp/m.c"
 "$WMX" explore "$tmp/m.c" > /dev/null 2> "$tmp/e"; rc=$?
 [ "$rc" = 2 ] && grep -q "m.c:4:[0-9]*: unsupported: a call to 'realloc'" "$tmp/e" || bad "realloc: rc $rc, $(cat "$tmp/e")"
-# SV-COMP's atomic functions run atomically there: refused, not inlined as plain code
-printf '#include <pthread.h>\nint x;\nvoid __VERIFIER_atomic_inc(void) { x = x + 1; }\nvoid *t(void *a) { __VERIFIER_atomic_inc(); return 0; }\nint main(void) {\n  pthread_t a;\n  pthread_create(&a, 0, t, 0);\n  __VERIFIER_atomic_inc();\n  return 0;\n}\n' > "$tmp/at.c"
-"$WMX" explore "$tmp/at.c" > /dev/null 2> "$tmp/e"; rc=$?
-[ "$rc" = 2 ] && grep -q "at.c:[0-9]*:[0-9]*: unsupported: a call to '__VERIFIER_atomic_inc' (SV-COMP atomic sections" "$tmp/e" ||
-    bad "__VERIFIER_atomic_ function: rc $rc, $(cat "$tmp/e")"
-printf 'int __VERIFIER_nondet_int(void);\nint x;\nint main(void) {\n  x = __VERIFIER_nondet_int();\n  return 0;\n}\n' > "$tmp/nd.c"
-"$WMX" explore "$tmp/nd.c" > /dev/null 2> "$tmp/e"; rc=$?
-[ "$rc" = 2 ] && grep -q "nd.c:4:[0-9]*: unsupported: a call to '__VERIFIER_nondet_int' (nondeterministic input values)" "$tmp/e" ||
-    bad "__VERIFIER_nondet_int: rc $rc, $(cat "$tmp/e")"
+# SV-COMP's atomic functions and sections run atomically: two atomic
+# increments never lose one (as plain code they would: x = 1 too), under
+# every explorer; a section of one access is only a fence
+printf '#include <pthread.h>\nint x, y;\nvoid __VERIFIER_atomic_inc(void) { x = x + 1; }\nvoid __VERIFIER_atomic_begin(void);\nvoid __VERIFIER_atomic_end(void);\nvoid *t(void *a) { __VERIFIER_atomic_inc(); __VERIFIER_atomic_begin(); y = y + 1; __VERIFIER_atomic_end(); return 0; }\nint main(void) {\n  pthread_t a;\n  pthread_create(&a, 0, t, 0);\n  __VERIFIER_atomic_inc();\n  __VERIFIER_atomic_begin(); y = y + 1; __VERIFIER_atomic_end();\n  return 0;\n}\n' > "$tmp/at.c"
+for run in "rfsmc sc" "rfsmc tso" "rfsmc pso" "odpor sc" "naive sc" "naive tso" "naive pso"; do
+    set -- $run; al=$1; m=$2
+    "$WMX" explore "$tmp/at.c" --model $m --algo $al --json > "$tmp/c" 2> "$tmp/e"; rc=$?
+        [ "$rc" = 0 ] && grep -q '"states": \[{"x": 2, "y": 2}\]' "$tmp/c" ||
+            bad "__VERIFIER_atomic_ ($al, $m): rc $rc, $(head -c 300 "$tmp/c") $(cat "$tmp/e")"
+done
+sed 's/__VERIFIER_atomic_inc/plain_inc/g; s/__VERIFIER_atomic_begin(); y = y + 1; __VERIFIER_atomic_end();/y = y + 1;/g' "$tmp/at.c" > "$tmp/plain.c"
+"$WMX" explore "$tmp/plain.c" --model sc --json > "$tmp/c"
+grep -q '"x": 1' "$tmp/c" || bad "plain increments: no lost update, so the atomic test above proves nothing"
+printf '#include <pthread.h>\nint x;\nvoid __VERIFIER_atomic_begin(void);\nvoid __VERIFIER_atomic_end(void);\nvoid *t(void *a) { __VERIFIER_atomic_begin(); x = 1; __VERIFIER_atomic_end(); return 0; }\nint main(void) {\n  pthread_t a;\n  pthread_create(&a, 0, t, 0);\n  return 0;\n}\n' > "$tmp/one.c"
+"$WMX" transform "$tmp/one.c" | grep -q 'fence .*(atomic section of one access begins)' || bad "a section of one access keeps its lock"
+# __VERIFIER_nondet_*: each value of the domain (default -1..2, clipped to
+# the type; --nondet LO..HI) is explored; abort() ends a run silently
+# (blocked, reason abort); exit() ends the program (a complete run)
+printf 'int __VERIFIER_nondet_int(void);\nunsigned __VERIFIER_nondet_uint(void);\nvoid abort(void);\nvoid exit(int);\nint x, u;\nint main(void) {\n  x = __VERIFIER_nondet_int();\n  u = __VERIFIER_nondet_uint();\n  if (x == 2) abort();\n  if (u == 2) exit(0);\n  return 0;\n}\n' > "$tmp/nd.c"
+"$WMX" explore "$tmp/nd.c" --model sc --json > "$tmp/c" 2> "$tmp/e"; rc=$?
+[ "$rc" = 0 ] && [ "$(counts "$tmp/c")" = "9 3" ] && grep -q '"nondet": \[-1, 2\]' "$tmp/c" &&
+    grep -q '"reason": "abort"' "$tmp/c" && grep -q 'no error for __VERIFIER_nondet values in -1..2 only' "$tmp/e" ||
+    bad "__VERIFIER_nondet_int: rc $rc, $(counts "$tmp/c"), want 9 3 (x in -1..1 x u in 0..2; x = 2 aborts), $(cat "$tmp/e")"
+"$WMX" explore "$tmp/nd.c" --model sc --nondet 0..4 --json > "$tmp/c" 2> "$tmp/e"; rc=$?
+[ "$rc" = 0 ] && [ "$(counts "$tmp/c")" = "20 5" ] && grep -q '"nondet": \[0, 4\]' "$tmp/c" ||
+    bad "--nondet 0..4: rc $rc, $(counts "$tmp/c"), want 20 5"
+"$WMX" explore "$tmp/nd.c" --nondet 3..1 > /dev/null 2> "$tmp/e"; rc=$?
+[ "$rc" = 2 ] && grep -q -- '--nondet: expected LO..HI' "$tmp/e" || bad "--nondet 3..1: rc $rc, $(cat "$tmp/e")"
 "$WMX" explore "$tmp/nothere.c" > /dev/null 2> "$tmp/e"; rc=$?
 [ "$rc" = 2 ] || bad "missing file: rc $rc"
 "$WMX" explore "$tmp/empty.c" --unroll 0 > /dev/null 2> "$tmp/e"; rc=$?
