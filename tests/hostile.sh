@@ -2,7 +2,8 @@
 # tests/hostile.sh - inputs a user (or an attacker) could hand wmx: a huge
 # litmus file, 64 threads x 2000 statements, 10 000-level nesting, random
 # bytes, a trace naming itself, a long straight-line TSO thread, Ctrl-C,
-# 100 000-level nesting in every reader and --outcome (issue 47).
+# 100 000-level nesting in every reader, a .game of 64 000 variables,
+# clang on endless includes (issue 47).
 # Each is generated here, in a temp dir; each must end within a margin of its
 # --timeout with the right exit code (2 bad input, 3 limit) and bounded
 # memory.  Under the sanitizer build (WMX_BUILD=build-asan) the inputs are
@@ -209,6 +210,18 @@ expect "trace: $D parentheses" 2 =2 "d.trace:3:" -- check "$tmp/d.trace"
 # 4095 '~'; tests/unit/test_ui_cond.c gives the parser 100 000)
 { printf 'until '; rep $D '~'; printf 'x=0\n'; } > "$tmp/d.wmxs"
 expect "until: $D '~' in a script" 2 =2 "nesting deeper than 200" -- --script "$tmp/d.wmxs" "$sb"
+
+# 9. a .game file of thousands of variables (issue 47 §3): refused at once,
+#    at the declaration that passes 254 variable/value pairs (the reader was
+#    quadratic and read the whole file first: 64 000 variables took 6 s)
+for nv in 5000 64000; do
+  awk -v N=$nv 'BEGIN { printf "var"; for (i = 0; i < N; i++) printf "%s v%d = %d", (i ? "," : ""), i, i;
+    print ";"; print "process P { p0 -> p1 : wr(v1, 1); }" }' > "$tmp/vars.game"
+  expect "game: $nv variables" 2 =2 "vars.game:1:135: too many variable/value pairs" -- game "$tmp/vars.game"
+done
+awk -v N=64000 'BEGIN { for (i = 0; i < N; i++) printf "var w%d;\n", i;
+  print "process P { p0 -> p1 : wr(w1, 1); }" }' > "$tmp/vars2.game"
+expect "game: 64000 var lines" 2 =2 "vars2.game:255:5: too many variable/value pairs" -- game "$tmp/vars2.game"
 
 # 7. Ctrl-C: SIGINT after 1 s ends the run with a partial report
 n=$((n + 1))
