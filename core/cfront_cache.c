@@ -63,11 +63,21 @@ static void hash_stat(hash128 *h, const char *path)
     hash_long(h, (long long)st.st_ino);
 }
 
+/* Regular files only, of at most 256 MiB: an #include of /dev/zero (or a
+ * FIFO) is a dependency that never ends, and was read until memory ran out;
+ * such a translation is not kept. */
+#define SLURP_MAX ((off_t)256 << 20)
+
 static char *slurp(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > SLURP_MAX) {
+        fclose(f);
+        return NULL;
+    }
     size_t cap = 1 << 14, n = 0;
     char *s = wmx_malloc(cap);
     for (;;) {
@@ -77,10 +87,10 @@ static char *slurp(const char *path, size_t *len)
         }
         size_t k = fread(s + n, 1, cap - n, f);
         n += k;
-        if (k == 0)
+        if (k == 0 || n > (size_t)SLURP_MAX)    /* it grew while read */
             break;
     }
-    int bad = ferror(f);
+    int bad = ferror(f) || n > (size_t)SLURP_MAX;
     fclose(f);
     if (bad) {
         free(s);

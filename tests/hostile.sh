@@ -223,6 +223,65 @@ awk -v N=64000 'BEGIN { for (i = 0; i < N; i++) printf "var w%d;\n", i;
   print "process P { p0 -> p1 : wr(w1, 1); }" }' > "$tmp/vars2.game"
 expect "game: 64000 var lines" 2 =2 "vars2.game:255:5: too many variable/value pairs" -- game "$tmp/vars2.game"
 
+# 10. C input (issue 47 §2, §7d): clang is bounded by WMX_CLANG_TIMEOUT (60 s
+#     by default), --timeout and Ctrl-C, and killed with its process group;
+#     an #include of /dev/zero was read for the cache until memory ran out;
+#     clang's errors keep clang's own file:line:col.
+if "$WMX" explore "$(pwd)/tests/c/sb.c" --model sc 2>&1 | grep -q 'C input not built'; then
+  echo "hostile: C input not built; skipping its cases"
+else
+  export WMX_CACHE_DIR="$tmp/cache"   # the cache on, and out of $HOME
+  mkfifo "$tmp/fifo"
+  printf '#include "%s"\nint main(void) { return 0; }\n' "$tmp/fifo" > "$tmp/fifo.c"
+  printf '#include "/dev/zero"\nint main(void) { return 0; }\n' > "$tmp/zero.c"
+  # no clang left behind: none has the test's temp dir on its command line
+  no_clang_left() {
+    if ps -eo args | grep -v grep | grep -q -- "-- $tmp/fifo.c"; then
+      fail=$((fail + 1)); echo "hostile: FAIL clang is still running after: $1" >&2
+    fi
+  }
+  expect "C: #include \"/dev/zero\"" "0|2" =2 "" -- explore "$tmp/zero.c"
+  export WMX_CLANG_TIMEOUT=1
+  expect "C: #include of a FIFO, WMX_CLANG_TIMEOUT=1" 2 =2 \
+    "fifo.c:1:1: clang did not finish within 1 s" -- explore "$tmp/fifo.c"
+  unset WMX_CLANG_TIMEOUT
+  no_clang_left "WMX_CLANG_TIMEOUT=1"
+  expect "C: #include of a FIFO, --timeout 0.5" 3 =2 \
+    "PARTIAL: stopped: timeout after 0.5 s while reading the file" -- explore "$tmp/fifo.c" --timeout 0.5
+  no_clang_left "--timeout 0.5"
+  n=$((n + 1))
+  t0=$(now)
+  "$WMX" explore "$tmp/fifo.c" >"$tmp/out" 2>&1 &
+  pid=$!
+  sleep 0.5
+  kill -INT $pid
+  wait $pid
+  rc=$?
+  secs=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
+  if [ $rc -ne 3 ] || ! grep -q 'interrupted (Ctrl-C) while reading the file' "$tmp/out" ||
+     awk -v s="$secs" 'BEGIN { exit !(s > 2) }'; then
+    fail=$((fail + 1)); echo "hostile: FAIL C: Ctrl-C while clang waits on a FIFO: exit $rc after ${secs}s" >&2
+    head -c 400 "$tmp/out" | sed 's/^/    /' >&2
+  else
+    echo "hostile: ok   C: Ctrl-C while clang waits on a FIFO (exit $rc, ${secs}s)"
+  fi
+  no_clang_left "Ctrl-C"
+  export WMX_CLANG_TIMEOUT=0
+  expect "C: WMX_CLANG_TIMEOUT=0" 2 =2 \
+    "fifo.c:1:1: WMX_CLANG_TIMEOUT='0' is not a number of seconds" -- explore "$tmp/fifo.c"
+  unset WMX_CLANG_TIMEOUT
+  # clang's own positions: a header's error, a missing header (a fatal error)
+  printf 'int f(void) { return 1 }\n' > "$tmp/bad.h"
+  printf '#include "%s"\nint main(void) { return 0; }\n' "$tmp/bad.h" > "$tmp/inc.c"
+  expect "C: an error in an included header" 2 =2 "^$tmp/bad.h:1:23: error: expected ';'" -- explore "$tmp/inc.c"
+  printf '#include "nope.h"\nint main(void) { return 0; }\n' > "$tmp/miss.c"
+  expect "C: a missing header" 2 =2 "^$tmp/miss.c:1:10: fatal error: 'nope.h' file not found" -- explore "$tmp/miss.c"
+  export WMX_CLANG=false
+  expect "C: clang fails without a message" 2 =2 "^$tmp/miss.c:1:1: clang failed" -- explore "$tmp/miss.c"
+  unset WMX_CLANG
+  unset WMX_CACHE_DIR
+fi
+
 # 7. Ctrl-C: SIGINT after 1 s ends the run with a partial report
 n=$((n + 1))
 t0=$(now)
