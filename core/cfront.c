@@ -3946,11 +3946,13 @@ static int clang_finish(const char *path, clang_run *run, wmx_error *err)
     const char *clang = clang_command();
     int status = 0, stopped;
     char *msg = clang_wait(run, &status, &stopped);
+    if (stopped == 2)
+        wmx_error_set(err, path, 1, 1, "clang did not finish within %g s (an #include of a device, "
+                      "a FIFO or a huge file?  WMX_CLANG_TIMEOUT sets the limit)", run->limit_s);
+    else if (stopped)
+        wmx_error_set(err, path, 1, 1, "clang stopped after %.1f s (Ctrl-C or a limit)",
+                      clang_now() - run->started);
     if (stopped) {
-        wmx_error_set(err, path, 1, 1, "clang did not finish within %g s%s",
-                      stopped == 2 ? run->limit_s : clang_now() - run->started,
-                      stopped == 2 ? " (an #include of a device, a FIFO or a huge file?  "
-                                     "WMX_CLANG_TIMEOUT sets the limit)" : "");
         err->limit = stopped == 1;
         free(msg);
         return -1;

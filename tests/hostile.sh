@@ -249,23 +249,27 @@ else
   expect "C: #include of a FIFO, --timeout 0.5" 3 =2 \
     "PARTIAL: stopped: timeout after 0.5 s while reading the file" -- explore "$tmp/fifo.c" --timeout 0.5
   no_clang_left "--timeout 0.5"
-  n=$((n + 1))
-  t0=$(now)
-  "$WMX" explore "$tmp/fifo.c" >"$tmp/out" 2>&1 &
-  pid=$!
-  sleep 0.5
-  kill -INT $pid
-  wait $pid
-  rc=$?
-  secs=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
-  if [ $rc -ne 3 ] || ! grep -q 'interrupted (Ctrl-C) while reading the file' "$tmp/out" ||
-     awk -v s="$secs" 'BEGIN { exit !(s > 2) }'; then
-    fail=$((fail + 1)); echo "hostile: FAIL C: Ctrl-C while clang waits on a FIFO: exit $rc after ${secs}s" >&2
-    head -c 400 "$tmp/out" | sed 's/^/    /' >&2
-  else
-    echo "hostile: ok   C: Ctrl-C while clang waits on a FIFO (exit $rc, ${secs}s)"
-  fi
-  no_clang_left "Ctrl-C"
+  # clang has its own process group: wmx must kill it on Ctrl-C, whichever
+  # command loads the file
+  for cmd in explore transform run; do
+    n=$((n + 1))
+    t0=$(now)
+    "$WMX" $cmd "$tmp/fifo.c" >"$tmp/out" 2>&1 &
+    pid=$!
+    sleep 0.5
+    kill -INT $pid
+    wait $pid
+    rc=$?
+    secs=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
+    if [ $rc -ne 3 ] || ! grep -q 'interrupted (Ctrl-C) while reading the file' "$tmp/out" ||
+       awk -v s="$secs" 'BEGIN { exit !(s > 2) }'; then
+      fail=$((fail + 1)); echo "hostile: FAIL C: Ctrl-C in $cmd while clang waits on a FIFO: exit $rc after ${secs}s" >&2
+      head -c 400 "$tmp/out" | sed 's/^/    /' >&2
+    else
+      echo "hostile: ok   C: Ctrl-C in $cmd while clang waits on a FIFO (exit $rc, ${secs}s)"
+    fi
+    no_clang_left "Ctrl-C in $cmd"
+  done
   export WMX_CLANG_TIMEOUT=0
   expect "C: WMX_CLANG_TIMEOUT=0" 2 =2 \
     "fifo.c:1:1: WMX_CLANG_TIMEOUT='0' is not a number of seconds" -- explore "$tmp/fifo.c"
