@@ -4182,25 +4182,15 @@ static void translate_thread(cfront *c, int id)
 
 /* ---- clang ------------------------------------------------------------------ */
 
-static char *slurp_fd(int fd)
-{
-    size_t n = 0, cap = 4096;
-    char *s = wmx_malloc(cap);
-    for (;;) {
-        if (n + 1024 > cap) {
-            cap *= 2;
-            s = wmx_realloc(s, cap);
-        }
-        ssize_t k = read(fd, s + n, cap - n - 1);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            break;
-        n += (size_t)k;
-    }
-    s[n] = '\0';
-    return s;
-}
+/* here, not at the top, so that this section stays one piece */
+#include <poll.h>
+#include <signal.h>
+#include <time.h>
+
+/* How long clang may run (an #include of /dev/zero, a FIFO or a huge file
+ * never ends): WMX_CLANG_TIMEOUT seconds, else this; the command's limits
+ * (--timeout, Ctrl-C) stop it too. */
+#define CLANG_TIMEOUT_S 60.0
 
 static const char *clang_command(void)
 {
@@ -4208,11 +4198,20 @@ static const char *clang_command(void)
     return clang && *clang ? clang : WMX_CLANG;
 }
 
-/* Runs clang on path, writing LLVM IR to out.  0 ok; else err holds
- * clang's first error (file:line:col: message). */
+static double clang_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A clang run: started by clang_start, waited for (and its stderr read) by
+ * clang_finish. */
 typedef struct clang_run {
-    pid_t pid;
+    pid_t pid;           /* clang, leader of its own process group */
     int fd;              /* clang's stderr */
+    double started, limit_s;
+    const wmx_stop *stop;
 } clang_run;
 
 /* Starts clang on path, writing bitcode to out.  It runs while libLLVM is
@@ -4221,6 +4220,18 @@ static int clang_start(const char *path, const cfront_opts *o, const char *out, 
                        clang_run *run, wmx_error *err)
 {
     const char *clang = clang_command();
+    double limit_s = CLANG_TIMEOUT_S;
+    const char *env = getenv("WMX_CLANG_TIMEOUT");
+    if (env && *env) {
+        char *end;
+        errno = 0;
+        limit_s = strtod(env, &end);
+        if (*end || errno || !(limit_s > 0 && limit_s <= 1e9)) {
+            wmx_error_set(err, path, 1, 1, "WMX_CLANG_TIMEOUT='%s' is not a number of seconds "
+                                           "(above 0)", env);
+            return -1;
+        }
+    }
     const char *argv[CFRONT_MAX_FLAGS + 24];
     int n = 0;
     argv[n++] = clang;
@@ -4255,17 +4266,20 @@ static int clang_start(const char *path, const cfront_opts *o, const char *out, 
     argv[n] = NULL;
     int pipefd[2];
     if (pipe(pipefd) != 0) {
-        wmx_error_set(err, path, 0, 0, "cannot run clang: %s", strerror(errno));
+        wmx_error_set(err, path, 1, 1, "cannot run clang: %s", strerror(errno));
         return -1;
     }
     pid_t pid = fork();
     if (pid < 0) {
         close(pipefd[0]);
         close(pipefd[1]);
-        wmx_error_set(err, path, 0, 0, "cannot run clang: %s", strerror(errno));
+        wmx_error_set(err, path, 1, 1, "cannot run clang: %s", strerror(errno));
         return -1;
     }
     if (pid == 0) {
+        /* its own process group: the driver and its cc1 are killed together,
+         * and a terminal's Ctrl-C reaches wmx, which decides */
+        setpgid(0, 0);
         dup2(pipefd[1], 2);
         int devnull = open("/dev/null", O_RDWR);
         if (devnull >= 0) {
@@ -4278,59 +4292,143 @@ static int clang_start(const char *path, const cfront_opts *o, const char *out, 
         fprintf(stderr, "wmx-clang-missing: %s\n", strerror(errno));
         _exit(127);
     }
+    setpgid(pid, pid);              /* as the child does: whichever runs first */
     close(pipefd[1]);
+    fcntl(pipefd[0], F_SETFD, FD_CLOEXEC);
     run->pid = pid;
     run->fd = pipefd[0];
+    run->started = clang_now();
+    run->limit_s = limit_s;
+    run->stop = o ? o->stop : NULL;
     return 0;
+}
+
+/* Reads clang's stderr (the first 64 KiB) and waits for it, polling its
+ * time limit and the command's stop every 20 ms; on either, kills its
+ * process group.  *stopped: 1 by the stop, 2 by the time limit. */
+static char *clang_wait(clang_run *run, int *status, int *stopped)
+{
+    size_t n = 0, cap = 4096;
+    char *s = wmx_malloc(cap);
+    int fd = run->fd;
+    bool exited = false;
+    *stopped = 0;
+    while (fd >= 0 || !exited) {
+        if (fd >= 0) {
+            struct pollfd pf = { fd, POLLIN, 0 };
+            if (poll(&pf, 1, 20) > 0) {
+                char chunk[4096];
+                ssize_t k = read(fd, chunk, sizeof chunk);
+                if (k < 0 && (errno == EINTR || errno == EAGAIN))
+                    continue;
+                if (k <= 0) {
+                    close(fd);
+                    fd = -1;
+                } else if (n < 65536) {
+                    size_t take = (size_t)k;
+                    if (n + take + 1 > cap) {
+                        cap = n + take + 1 > 2 * cap ? n + take + 1 : 2 * cap;
+                        s = wmx_realloc(s, cap);
+                    }
+                    memcpy(s + n, chunk, take);
+                    n += take;
+                }
+            }
+        } else {
+            struct timespec ts = { 0, 2 * 1000 * 1000 };   /* its stderr closed: it is ending */
+            nanosleep(&ts, NULL);
+        }
+        if (!exited) {
+            pid_t r = waitpid(run->pid, status, WNOHANG);
+            if (r == run->pid || (r < 0 && errno == ECHILD))
+                exited = true;
+        }
+        if (fd < 0 && exited)
+            break;
+        if (run->stop && run->stop->fn(run->stop->ud))
+            *stopped = 1;
+        else if (clang_now() - run->started >= run->limit_s)
+            *stopped = 2;
+        if (*stopped) {
+            kill(-run->pid, SIGKILL);
+            if (!exited)
+                while (waitpid(run->pid, status, 0) < 0 && errno == EINTR)
+                    ;
+            break;
+        }
+    }
+    if (fd >= 0)
+        close(fd);
+    s[n] = '\0';
+    return s;
+}
+
+/* "FILE:LINE:COL: [fatal ]error: MESSAGE", clang's first error line, into
+ * err with clang's own position (a header's, when the error is there). */
+static bool clang_diagnostic(char *msg, wmx_error *err)
+{
+    for (char *line = msg; line && *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        char *e = strstr(line, ": error: ");
+        char *f = strstr(line, ": fatal error: ");
+        if (f && (!e || f < e))
+            e = f;
+        if (e) {
+            /* ":LINE:COL" just before it */
+            char *c2 = e - 1;
+            while (c2 > line && *c2 >= '0' && *c2 <= '9')
+                c2--;
+            char *c1 = c2 - 1;
+            while (c1 > line && *c1 >= '0' && *c1 <= '9')
+                c1--;
+            if (c1 > line && *c1 == ':' && *c2 == ':' && c2 > c1 + 1 && e > c2 + 1) {
+                int l = atoi(c1 + 1), c = atoi(c2 + 1);
+                *c1 = '\0';
+                wmx_error_set(err, line, l, c, "%s", e + 2);
+                return true;
+            }
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    return false;
 }
 
 static int clang_finish(const char *path, clang_run *run, wmx_error *err)
 {
     const char *clang = clang_command();
-    pid_t pid = run->pid;
-    char *msg = slurp_fd(run->fd);
-    close(run->fd);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    int status = 0, stopped;
+    char *msg = clang_wait(run, &status, &stopped);
+    if (stopped == 2)
+        wmx_error_set(err, path, 1, 1, "clang did not finish within %g s (an #include of a device, "
+                      "a FIFO or a huge file?  WMX_CLANG_TIMEOUT sets the limit)", run->limit_s);
+    else if (stopped)
+        wmx_error_set(err, path, 1, 1, "clang stopped after %.1f s (Ctrl-C or a limit)",
+                      clang_now() - run->started);
+    if (stopped) {
+        err->limit = stopped == 1;
+        free(msg);
+        return -1;
+    }
     int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (!ok) {
         if (strncmp(msg, "wmx-clang-missing:", 18) == 0) {
             msg[strcspn(msg, "\n")] = '\0';
-            wmx_error_set(err, path, 0, 0, "C input needs clang, and '%s' could not be run (%s); "
+            wmx_error_set(err, path, 1, 1, "C input needs clang, and '%s' could not be run (%s); "
                                            "install it with: apt-get install -y clang-14, or set WMX_CLANG",
                           clang, msg + 19);
-        } else {
-            /* clang prints "file:line:col: error: message": keep that line */
-            char *e = strstr(msg, ": error: ");
-            char *start = e;
-            while (start && start > msg && start[-1] != '\n')
-                start--;
-            char *end = e ? strchr(e, '\n') : NULL;
-            if (end)
-                *end = '\0';
-            if (start) {
-                int line = 0, col = 0;
-                char *p = e;
-                /* find ":line:col" just before ": error: " */
-                char *q = start;
-                char *c1 = NULL, *c2 = NULL;
-                for (char *s = q; s < p; s++)
-                    if (*s == ':') {
-                        c1 = c2;
-                        c2 = s;
-                    }
-                if (c1 && c2) {
-                    line = atoi(c1 + 1);
-                    col = atoi(c2 + 1);
-                }
-                wmx_error_set(err, path, line, col, "%s", e + 2);
-            } else {
-                size_t l = strlen(msg);
-                while (l && msg[l - 1] == '\n')
-                    msg[--l] = '\0';
-                wmx_error_set(err, path, 0, 0, "clang failed: %s", l ? msg : "no message");
-            }
+        } else if (!clang_diagnostic(msg, err)) {
+            size_t l = strlen(msg);
+            while (l && msg[l - 1] == '\n')
+                msg[--l] = '\0';
+            if (l)
+                wmx_error_set(err, path, 1, 1, "clang failed: %s", msg);
+            else if (WIFSIGNALED(status))
+                wmx_error_set(err, path, 1, 1, "clang failed: killed by signal %d", WTERMSIG(status));
+            else
+                wmx_error_set(err, path, 1, 1, "clang failed (exit %d) with no message",
+                              WIFEXITED(status) ? WEXITSTATUS(status) : -1);
         }
         free(msg);
         return -1;

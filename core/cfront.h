@@ -29,6 +29,7 @@ typedef struct cfront_opts {
     int no_spin_assume;                   /* --no-spin-assume: no loop is made an assume */
     int nondet_given;                     /* --nondet LO..HI given */
     long long nondet_lo, nondet_hi;       /* the __VERIFIER_nondet_* domain */
+    const wmx_stop *stop;                 /* polled while clang runs (--timeout, Ctrl-C); may be NULL */
 } cfront_opts;
 
 /* __VERIFIER_nondet_* values without --nondet: small, and both signs */
@@ -40,7 +41,10 @@ bool cfront_is_c_file(const char *path);
 /* True when this wmx was built with the C front end. */
 bool cfront_available(void);
 /* Compiles and translates `path`.  NULL + err on failure: a clang
- * diagnostic (file:line:col: message) or `unsupported: WHAT`. */
+ * diagnostic (file:line:col: message) or `unsupported: WHAT`.  clang runs
+ * at most WMX_CLANG_TIMEOUT seconds (default 60), and no longer than o->stop
+ * allows (then err->limit is set); its process group is killed at the
+ * limit. */
 wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err);
 /* Takes -DNAME[=V], -D NAME, -IDIR, -I DIR, --unroll N / --unroll=N and
  * --no-spin-assume out of argv (in place; returns the new argc), and notes

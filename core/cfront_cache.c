@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define CACHE_MAGIC "wmx-cfront-cache 11\n"
+#define CACHE_MAGIC "wmx-cfront-cache 12\n"
 
 /* ---- hashing: two FNV-1a streams, 128 bits --------------------------- */
 
@@ -63,11 +63,21 @@ static void hash_stat(hash128 *h, const char *path)
     hash_long(h, (long long)st.st_ino);
 }
 
+/* Regular files only, of at most 256 MiB: an #include of /dev/zero (or a
+ * FIFO) is a dependency that never ends, and was read until memory ran out;
+ * such a translation is not kept. */
+#define SLURP_MAX ((off_t)256 << 20)
+
 static char *slurp(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > SLURP_MAX) {
+        fclose(f);
+        return NULL;
+    }
     size_t cap = 1 << 14, n = 0;
     char *s = wmx_malloc(cap);
     for (;;) {
@@ -77,10 +87,10 @@ static char *slurp(const char *path, size_t *len)
         }
         size_t k = fread(s + n, 1, cap - n, f);
         n += k;
-        if (k == 0)
+        if (k == 0 || n > (size_t)SLURP_MAX)    /* it grew while read */
             break;
     }
-    int bad = ferror(f);
+    int bad = ferror(f) || n > (size_t)SLURP_MAX;
     fclose(f);
     if (bad) {
         free(s);
@@ -406,6 +416,128 @@ static void get_lhs(rbuf *b, cond_lhs *l)
     l->cell = get_i32(b);
 }
 
+/* ---- what a decoded program must satisfy ------------------------------
+ * Every index in range before anyone uses the program (a damaged entry
+ * crashed ir_eval, the machine and the explorers, issue 47): expressions
+ * refer to earlier ones only (so none is its own operand), every register
+ * an instruction's expressions read is one of its thread's, every cell,
+ * variable, thread, condition and jump target exists. */
+
+static bool in_range(int v, int lo, int hi) { return v >= lo && v < hi; }
+
+/* -1 or an expression whose registers are all below nregs */
+static bool expr_ok(const wmx_program *p, const int *maxreg, int e, int nregs)
+{
+    return e == -1 || (in_range(e, 0, p->nexprs) && maxreg[e] < nregs);
+}
+
+static bool addr_ok(const wmx_program *p, const int *maxreg, const ir_addr *a, int nregs)
+{
+    return in_range(a->var, -1, p->nvars) && expr_ok(p, maxreg, a->index, nregs) &&
+           expr_ok(p, maxreg, a->ptr, nregs);
+}
+
+static bool lhs_ok(const wmx_program *p, const cond_lhs *l)
+{
+    if (l->thread >= 0)
+        return l->thread < p->nthreads && in_range(l->reg, 0, p->threads[l->thread].nregs);
+    return l->thread == -1 && in_range(l->cell, 0, p->ncells);
+}
+
+static bool program_valid(const wmx_program *p)
+{
+    if (!p->name || !p->file || !p->arch || !in_range(p->nthreads, 1, WMX_MAX_THREADS + 1))
+        return false;
+    for (int i = 0; i < p->nsrcfiles; i++)
+        if (!p->srcfiles[i])
+            return false;
+    for (int v = 0; v < p->nvars; v++) {
+        const ir_var *x = &p->vars[v];
+        if (!x->name || x->base < 0 || x->length < 1 || x->base > p->ncells - x->length ||
+            x->elem_size < 1 || (int64_t)x->length * x->elem_size > 0x10000)
+            return false;
+    }
+    /* expressions, bottom up: the highest register each one reads */
+    static const int max_op = OP_UREM;
+    int *maxreg = wmx_malloc((size_t)(p->nexprs ? p->nexprs : 1) * sizeof *maxreg);
+    bool ok = true;
+    for (int e = 0; e < p->nexprs && ok; e++) {
+        const ir_expr *x = &p->exprs[e];
+        int unary = x->op == OP_NEG || x->op == OP_NOT || x->op == OP_BNOT;
+        int leaf = x->op == OP_CONST || x->op == OP_REG || x->op == OP_ADDR;
+        ok = in_range((int)x->op, 0, max_op + 1) &&
+             (leaf ? x->a == -1 : in_range(x->a, 0, e)) &&
+             (leaf || unary ? x->b == -1 : in_range(x->b, 0, e)) &&
+             (x->op != OP_REG || x->reg >= 0) &&
+             (x->op != OP_ADDR || (x->value >= 0 && x->value < p->ncells));
+        if (!ok)
+            break;
+        int m = x->op == OP_REG ? x->reg : -1;
+        if (x->a >= 0 && maxreg[x->a] > m)
+            m = maxreg[x->a];
+        if (x->b >= 0 && maxreg[x->b] > m)
+            m = maxreg[x->b];
+        maxreg[e] = m;
+    }
+    for (int t = 0; t < p->nthreads && ok; t++) {
+        const ir_thread *th = &p->threads[t];
+        int nr = th->nregs;
+        if (!th->name)
+            ok = false;
+        for (int r = 0; r < nr && ok; r++)
+            ok = th->reg_names[r] != NULL;
+        for (int i = 0; i < th->ninstrs && ok; i++) {
+            const ir_instr *in = &th->instrs[i];
+            bool mem = in->kind == I_LOAD || in->kind == I_STORE || in->kind == I_XCHG ||
+                       in->kind == I_FAA || in->kind == I_CAS || in->kind == I_AWAIT ||
+                       in->kind == I_PREAD || in->kind == I_PWRITE;
+            ok = in_range((int)in->kind, 0, (int)I_BARRIER + 1) &&
+                 addr_ok(p, maxreg, &in->addr, nr) && addr_ok(p, maxreg, &in->addr2, nr) &&
+                 (!mem || in->addr.var >= 0 || in->addr.ptr >= 0) &&
+                 in_range(in->dst, -1, nr) && in_range(in->dst2, -1, nr) &&
+                 expr_ok(p, maxreg, in->e1, nr) && expr_ok(p, maxreg, in->e2, nr) &&
+                 in_range((int)in->cmp, (int)OP_EQ, (int)OP_GE + 1) &&
+                 (in->kind == I_JUMP ? in_range(in->target, 0, th->ninstrs + 1)
+                                     : in_range(in->target, -1, th->ninstrs + 1)) &&
+                 in->loc.line >= 0 && in->loc.col >= 0 &&
+                 in_range(in->loc.file, 0, p->nsrcfiles + 1);
+        }
+        for (int l = 0; l < th->nloops && ok; l++) {
+            const ir_loop *L = &th->loops[l];
+            ok = L->head >= 0 && L->head <= L->end && L->end <= th->ninstrs &&
+                 in_range(L->counter, 0, nr) && L->bound >= 0;
+        }
+    }
+    free(maxreg);
+    if (!ok)
+        return false;
+    for (int c = 0; c < p->nconds; c++) {
+        const ir_cond *x = &p->conds[c];
+        bool two = x->kind == C_AND || x->kind == C_OR || x->kind == C_IMPLIES;
+        bool one = two || x->kind == C_NOT;
+        if (!in_range((int)x->kind, 0, (int)C_IMPLIES + 1) ||
+            !(one ? in_range(x->a, 0, c) : x->a == -1) ||
+            !(two ? in_range(x->b, 0, c) : x->b == -1) ||
+            (x->kind == C_EQ && !lhs_ok(p, &x->lhs)) ||
+            (x->kind == C_EQ && x->value_is_addr && (x->value < 0 || x->value >= p->ncells)))
+            return false;
+    }
+    if (!in_range((int)p->quant, 0, (int)Q_FORALL + 1) || !in_range(p->cond_root, -1, p->nconds) ||
+        (p->quant != Q_NONE && p->cond_root < 0))
+        return false;
+    for (int i = 0; i < p->nobserved; i++)
+        if (!lhs_ok(p, &p->observed[i]))
+            return false;
+    if (p->pgas_ranks != 0) {
+        int nr = p->threads[0].nregs;
+        if (!in_range(p->pgas_ranks, 1, WMX_PGAS_MAX_RANKS + 1) || p->nthreads != 1 ||
+            !in_range(p->pgas_rank_reg, -1, nr) || !in_range(p->pgas_nranks_reg, -1, nr) ||
+            !in_range(p->pgas_queues, 0, WMX_PGAS_MAX_QUEUES + 1))
+            return false;
+    }
+    return p->unroll >= 0;
+}
+
 wmx_program *cfront_cache_decode(const unsigned char *buf, size_t len)
 {
     rbuf b = { buf, len, 0, false };
@@ -524,7 +656,7 @@ wmx_program *cfront_cache_decode(const unsigned char *buf, size_t len)
     p->has_nondet = get_i32(&b) != 0;
     p->nondet_lo = get_i64(&b);
     p->nondet_hi = get_i64(&b);
-    if (b.bad || b.at != b.n || !p->name || !p->file || !p->arch) {
+    if (b.bad || b.at != b.n || !program_valid(p)) {
         ir_program_free(p);
         return NULL;
     }
@@ -532,8 +664,12 @@ wmx_program *cfront_cache_decode(const unsigned char *buf, size_t len)
 }
 
 /* ---- entries ------------------------------------------------------------
- * CACHE_MAGIC, then the dependencies (count, then each: path, 16 bytes of
- * contents' hash), then the encoded program. */
+ * CACHE_MAGIC, then 16 bytes of hash of everything after them, then the
+ * dependencies (count, then each: path, 16 bytes of contents' hash), then
+ * the encoded program.  The hash makes any damage (a changed byte changes
+ * both FNV-1a streams) a miss rather than a different program. */
+
+enum { SUM_LEN = 16 };
 
 wmx_program *cfront_cache_get(const char *entry)
 {
@@ -543,9 +679,14 @@ wmx_program *cfront_cache_get(const char *entry)
         return NULL;
     size_t ml = strlen(CACHE_MAGIC);
     wmx_program *p = NULL;
-    if (n < ml || memcmp(s, CACHE_MAGIC, ml) != 0)
+    if (n < ml + SUM_LEN || memcmp(s, CACHE_MAGIC, ml) != 0)
         goto out;
+    hash128 sum;
+    hash_init(&sum);
+    hash_bytes(&sum, s + ml + SUM_LEN, n - ml - SUM_LEN);
     rbuf b = { (const unsigned char *)s, n, ml, false };
+    if ((uint64_t)get_i64(&b) != sum.a || (uint64_t)get_i64(&b) != sum.b)
+        goto out;
     int nd = get_count(&b, 20);
     for (int i = 0; i < nd && !b.bad; i++) {
         char *dep = get_str(&b);
@@ -651,10 +792,19 @@ void cfront_cache_put(const char *entry, const wmx_program *p, const char *depfi
     size_t plen = 0;
     unsigned char *prog = cfront_cache_encode(p, &plen);
     wbuf all = { 0 };
-    put(&all, CACHE_MAGIC, strlen(CACHE_MAGIC));
+    size_t ml = strlen(CACHE_MAGIC);
+    put(&all, CACHE_MAGIC, ml);
+    put_i64(&all, 0);                   /* the sum, set below */
+    put_i64(&all, 0);
     put_i32(&all, count);
     put(&all, list.p, list.n);
     put(&all, prog, plen);
+    hash128 sum;
+    hash_init(&sum);
+    hash_bytes(&sum, all.p + ml + SUM_LEN, all.n - ml - SUM_LEN);
+    int64_t sa = (int64_t)sum.a, sb = (int64_t)sum.b;
+    memcpy(all.p + ml, &sa, sizeof sa);
+    memcpy(all.p + ml + sizeof sa, &sb, sizeof sb);
     write_entry(entry, all.p, all.n);
     free(list.p);
     free(prog);

@@ -8,6 +8,10 @@
  * hashes of every file clang read (its -MD list).  An entry is used only
  * when every one of those files still hashes the same; it is written
  * atomically (temp + rename), so concurrent runs never see half of one.
+ * A hash over the entry's contents makes a damaged entry a miss, and the
+ * decoder checks every index of the program (registers, threads, cells,
+ * variables, expressions, conditions, jump targets, loops) before anyone
+ * uses it.
  *
  * The directory is $WMX_CACHE_DIR, else $XDG_CACHE_HOME/wmx, else
  * $HOME/.cache/wmx; WMX_CACHE=off turns the cache off.  Any failure to read
@@ -31,7 +35,8 @@ wmx_program *cfront_cache_get(const char *entry);
 void cfront_cache_put(const char *entry, const wmx_program *p, const char *depfile);
 
 /* The program as bytes and back (for the cache and its tests): decode
- * returns NULL on malformed bytes. */
+ * returns NULL on malformed bytes or a program with an index out of
+ * range. */
 unsigned char *cfront_cache_encode(const wmx_program *p, size_t *len);
 wmx_program *cfront_cache_decode(const unsigned char *buf, size_t len);
 

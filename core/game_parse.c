@@ -184,6 +184,18 @@ static int dom_index(game_def *g, long v)
     return g->ndom++;
 }
 
+/* The variable/value pairs only grow as the file is read: refuse at the
+ * declaration or instruction that passes the limit, so the linear searches
+ * of names and values stay short (a file of thousands of variables was read
+ * to its end, quadratically, before its refusal). */
+static int pairs_ok(gp *p, int line, int col)
+{
+    if (p->g->nvars * (p->g->ndom ? p->g->ndom : 1) <= 254)
+        return 1;
+    gp_fail(p, line, col, "too many variable/value pairs (at most 254)%s", NULL);
+    return 0;
+}
+
 static int var_index(const game_def *g, const char *name)
 {
     for (int i = 0; i < g->nvars; i++)
@@ -246,6 +258,8 @@ static void parse_var(gp *p)
         g->vars[g->nvars] = wmx_strdup(name);
         g->init[g->nvars] = dom_index(g, v);
         g->nvars++;
+        if (!pairs_ok(p, l, c))
+            return;
         if (is(p, ",")) {
             next(p);
             continue;
@@ -290,9 +304,12 @@ static void parse_instr(gp *p, game_trans *t)
     if (!expect(p, ","))
         return;
     long v;
+    int dl = p->tline, dc = p->tcol;
     if (!number(p, &v))
         return;
     t->val = dom_index(p->g, v);
+    if (!pairs_ok(p, dl, dc))
+        return;
     expect(p, ")");
 }
 

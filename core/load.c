@@ -17,8 +17,13 @@ wmx_program *wmx_load_program_stop(const char *path, wmx_error *err, const wmx_s
 
 wmx_program *wmx_load_program_c(const char *path, const cfront_opts *c, wmx_error *err, const wmx_stop *stop)
 {
-    if (cfront_is_c_file(path))
-        return cfront_load(path, c, err);
+    if (cfront_is_c_file(path)) {
+        cfront_opts with_stop = { 0 };
+        if (c)
+            with_stop = *c;
+        with_stop.stop = stop;      /* bounds clang's run */
+        return cfront_load(path, &with_stop, err);
+    }
     size_t len = 0;
     char *text = wmx_read_file(path, &len, err);
     if (!text)

@@ -287,8 +287,11 @@ char *wmx_path_relative(const char *target, const char *file)
             free(rd);
             return out;
         }
+        /* when the directory is the target's prefix, common is one past
+         * its end: nothing to climb, and rd[common] is beyond its buffer */
+        size_t rdlen = strlen(rd);
         int ups = 0;
-        for (size_t k = common; rd[k]; k++)
+        for (size_t k = common; k < rdlen; k++)
             if (k == common || rd[k - 1] == '/')
                 ups += rd[k] != '/';
         wmx_strbuf b = { 0 };

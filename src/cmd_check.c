@@ -20,7 +20,13 @@ typedef struct cparse {
     wmx_program *p;
     const char *s, *start;
     char err[300];
+    int nest;                   /* '(' and '~' open around the parser */
 } cparse;
+
+/* Nesting ('(' and '~') and the tree's depth (long chains of /\ and \/,
+ * which evaluation recurses over) are bounded as in litmus and .wmx
+ * conditions: 20000 parentheses overflowed the stack. */
+enum { OUTCOME_MAX_DEPTH = 200 };
 
 static void skip_ws(cparse *c)
 {
@@ -35,15 +41,30 @@ static int cp_fail(cparse *c, const char *msg)
     return -1;
 }
 
-static int c_or(cparse *c);
+static int c_or(cparse *c, int *depth);
 
-static int c_atom(cparse *c)
+/* *depth: the depth of the tree returned; a node past the limit fails */
+static int c_deeper(cparse *c, int *depth, int d)
+{
+    *depth = d;
+    if (d <= OUTCOME_MAX_DEPTH)
+        return 0;
+    char msg[64];
+    snprintf(msg, sizeof msg, "nesting deeper than %d", OUTCOME_MAX_DEPTH);
+    return cp_fail(c, msg);
+}
+
+static int c_atom(cparse *c, int *depth)
 {
     skip_ws(c);
+    *depth = 1;
     if (*c->s == '(') {
+        if (++c->nest > OUTCOME_MAX_DEPTH)
+            return c_deeper(c, depth, c->nest);
         c->s++;
-        int r = c_or(c);
-        if (r < 0)
+        int r = c_or(c, depth);
+        c->nest--;
+        if (r < 0 || c_deeper(c, depth, *depth + 1) < 0)
             return -1;
         skip_ws(c);
         if (*c->s != ')')
@@ -52,9 +73,12 @@ static int c_atom(cparse *c)
         return r;
     }
     if (*c->s == '~' || strncmp(c->s, "not ", 4) == 0) {
+        if (++c->nest > OUTCOME_MAX_DEPTH)
+            return c_deeper(c, depth, c->nest);
         c->s += *c->s == '~' ? 1 : 4;
-        int a = c_atom(c);
-        if (a < 0)
+        int a = c_atom(c, depth);
+        c->nest--;
+        if (a < 0 || c_deeper(c, depth, *depth + 1) < 0)
             return -1;
         ir_cond n = { C_NOT, a, -1, { -1, -1, -1 }, 0, false };
         return ir_add_cond(c->p, &n);
@@ -128,16 +152,17 @@ static int c_atom(cparse *c)
     return ir_add_cond(c->p, &nd);
 }
 
-static int c_and(cparse *c)
+static int c_and(cparse *c, int *depth)
 {
-    int a = c_atom(c);
+    int a = c_atom(c, depth);
     while (a >= 0) {
         skip_ws(c);
         if (strncmp(c->s, "/\\", 2) != 0)
             break;
         c->s += 2;
-        int b = c_atom(c);
-        if (b < 0)
+        int db;
+        int b = c_atom(c, &db);
+        if (b < 0 || c_deeper(c, depth, (*depth > db ? *depth : db) + 1) < 0)
             return -1;
         ir_cond n = { C_AND, a, b, { -1, -1, -1 }, 0, false };
         a = ir_add_cond(c->p, &n);
@@ -145,16 +170,17 @@ static int c_and(cparse *c)
     return a;
 }
 
-static int c_or(cparse *c)
+static int c_or(cparse *c, int *depth)
 {
-    int a = c_and(c);
+    int a = c_and(c, depth);
     while (a >= 0) {
         skip_ws(c);
         if (strncmp(c->s, "\\/", 2) != 0)
             break;
         c->s += 2;
-        int b = c_and(c);
-        if (b < 0)
+        int db;
+        int b = c_and(c, &db);
+        if (b < 0 || c_deeper(c, depth, (*depth > db ? *depth : db) + 1) < 0)
             return -1;
         ir_cond n = { C_OR, a, b, { -1, -1, -1 }, 0, false };
         a = ir_add_cond(c->p, &n);
@@ -460,8 +486,9 @@ static int check_outcome(cmd_ctx *ctx, const char *file, const char *outcome, bo
     int root;
     char text[2048];
     if (outcome) {
-        cparse c = { p, outcome, outcome, "" };
-        root = c_or(&c);
+        cparse c = { p, outcome, outcome, "", 0 };
+        int depth;
+        root = c_or(&c, &depth);
         skip_ws(&c);
         if (root >= 0 && *c.s != '\0')
             root = cp_fail(&c, "unexpected text after the outcome");

@@ -50,13 +50,10 @@ int cmd_transform(int argc, char **argv, cmd_ctx *ctx)
     const wmx_program *p = ctx->current;
     wmx_program *owned = NULL;
     if (file) {
-        wmx_error err = { 0 };
-        owned = wmx_load_program_c(file, ctx->c_opts, &err, NULL);
-        if (!owned) {
-            char buf[1024];
-            fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
-            return EXIT_USAGE;
-        }
+        int lrc;
+        owned = cmd_load_file(ctx, file, NULL, &lrc);   /* Ctrl-C stops clang */
+        if (!owned)
+            return lrc;
         p = owned;
     }
     if (!p) {

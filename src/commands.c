@@ -178,28 +178,6 @@ wmx_program *cmd_load_file(cmd_ctx *ctx, const char *file, const explore_opts *o
     return p;
 }
 
-/* Loads FILE, or takes the REPL's current program when file is NULL.
- * *owned receives the program to free (NULL when borrowed). */
-static const wmx_program *get_program(cmd_ctx *ctx, const char *file, wmx_program **owned)
-{
-    *owned = NULL;
-    if (!file) {
-        if (ctx->current)
-            return ctx->current;
-        fprintf(ctx->err, "wmx: no program given (and none loaded)\n");
-        return NULL;
-    }
-    wmx_error err = { 0 };
-    wmx_program *p = wmx_load_program_c(file, ctx->c_opts, &err, NULL);
-    if (!p) {
-        char buf[1024];
-        fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));
-        return NULL;
-    }
-    *owned = p;
-    return p;
-}
-
 /* ---- explore ---- */
 
 /* C loops on shared data are unrolled --unroll times (default 8).  When the
@@ -469,9 +447,10 @@ static int cmd_run_one(int argc, char **argv, cmd_ctx *ctx)
     if (o.bad)
         return EXIT_USAGE;
     wmx_program *owned;
-    const wmx_program *p = get_program(ctx, file, &owned);
+    int lrc;
+    const wmx_program *p = cmd_load_program(ctx, file, NULL, &owned, &lrc);   /* Ctrl-C stops clang */
     if (!p)
-        return EXIT_USAGE;
+        return lrc;
     wmx_error err = { 0 };
     wmx_machine *m = machine_new(p, model, &err);
     if (!m) {

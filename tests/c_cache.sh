@@ -5,7 +5,8 @@
 #     `explore --json` (times aside) on every C twin of tests/c;
 #  2. a change of the file, of the same size and at once, or of a header it
 #     includes, or of -D, is seen: the new program, never the kept one;
-#  3. a damaged entry is ignored; WMX_CACHE=off writes nothing.
+#  3. a damaged entry is ignored; WMX_CACHE=off writes nothing;
+#  4. a byte changed anywhere in an entry gives the fresh answer.
 # Skips (exit 0) when wmx was built without C input.
 set -u
 WMX=${WMX:-$(pwd)/wmx}
@@ -96,6 +97,32 @@ done
 untimed "$tmp/d1" > "$tmp/d1u"
 untimed "$tmp/sb.e1" > "$tmp/sb.u1"
 cmp -s "$tmp/d1u" "$tmp/sb.u1" || bad "sb.c: a damaged entry changed the result"
+
+# 4. a byte changed anywhere in an entry (its header, its sum, its list of
+#    files, its program): the answer is the fresh translation's (issue 47:
+#    a changed byte crashed wmx or changed the answer); the unit test
+#    tests/unit/test_cache.c changes every byte, this samples 12 through the CLI
+rm -rf "$tmp/cache"
+dl="$root/examples/deadlock.c"
+"$WMX" explore "$dl" --model sc > "$tmp/dl0" 2>&1; rc0=$?
+untimed "$tmp/dl0" > "$tmp/dl0u"
+e=$(ls "$tmp/cache"/*.wmxc 2>/dev/null | head -n 1)
+if [ -z "$e" ]; then
+    bad "deadlock.c: no entry kept"
+else
+    size=$(wc -c < "$e")
+    for k in 0 1 2 3 4 5 6 7 8 9 10 11; do
+        off=$(( k * (size - 1) / 11 ))
+        e=$(ls "$tmp/cache"/*.wmxc | head -n 1)       # rewritten by each run
+        b=$(od -An -tu1 -j "$off" -N1 "$e" | tr -d ' ')
+        printf "$(printf '\\%03o' $(( b ^ 90 )))" | dd of="$e" bs=1 seek="$off" conv=notrunc 2>/dev/null
+        "$WMX" explore "$dl" --model sc > "$tmp/dl1" 2>&1; rc1=$?
+        untimed "$tmp/dl1" > "$tmp/dl1u"
+        [ "$rc1" = "$rc0" ] && cmp -s "$tmp/dl0u" "$tmp/dl1u" ||
+            bad "deadlock.c: byte $off of $size of its entry changed: exit $rc1 (fresh $rc0), $(head -c 300 "$tmp/dl1")"
+    done
+fi
+
 rm -rf "$tmp/cache"
 WMX_CACHE=off "$WMX" explore "$root/tests/c/sb.c" --model tso --json > /dev/null 2>&1
 [ -d "$tmp/cache" ] && [ -n "$(ls "$tmp/cache")" ] && bad "WMX_CACHE=off wrote $(ls "$tmp/cache" | head -1)"

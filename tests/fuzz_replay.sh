@@ -5,6 +5,8 @@
 # `wmx check` and `wmx graph` (next to a copy of the fuzz target's program),
 # games through `wmx game`, PGAS programs through `wmx explore` and both
 # `wmx robust` methods.
+# (The kept-translation decoder's corpus, tests/fuzz/corpus/cache, has no
+# CLI way in: tests/unit/test_cache.c replays it, every byte changed.)
 # Under `make check-asan` WMX is the gcc ASan+UBSan build, so this is where a
 # memory error found by libFuzzer's clang build must also show up in ours.
 # Fails on a sanitizer report, a crash (signal) or an exit code above 3.

@@ -1,7 +1,9 @@
 #!/bin/sh
 # tests/hostile.sh - inputs a user (or an attacker) could hand wmx: a huge
 # litmus file, 64 threads x 2000 statements, 10 000-level nesting, random
-# bytes, a trace naming itself, a long straight-line TSO thread, Ctrl-C.
+# bytes, a trace naming itself, a long straight-line TSO thread, Ctrl-C,
+# 100 000-level nesting in every reader, a .game of 64 000 variables,
+# clang on endless includes (issue 47).
 # Each is generated here, in a temp dir; each must end within a margin of its
 # --timeout with the right exit code (2 bad input, 3 limit) and bounded
 # memory.  Under the sanitizer build (WMX_BUILD=build-asan) the inputs are
@@ -29,6 +31,8 @@ now() { date +%s.%N; }
 # peak RSS below memkb, and stdout+stderr must match GREP (if not empty).
 expect() {
   name=$1; rcs=$2; tmo=$3; pat=$4; shift 5
+  m=$margin
+  case "$tmo" in =*) tmo=${tmo#=}; m=0 ;; esac   # "=2": within 2 s, no margin
   n=$((n + 1))
   t0=$(now)
   if [ -n "$TIME" ]; then
@@ -47,8 +51,8 @@ expect() {
   if grep -q 'terminated by signal' "$tmp/mem" 2>/dev/null; then why="killed by a signal"; fi
   if grep -q 'ERROR: AddressSanitizer\|runtime error:\|LeakSanitizer' "$tmp/out"; then why="sanitizer report"; fi
   case "|$rcs|" in *"|$rc|"*) ;; *) why="${why:+$why, }exit $rc, want $rcs" ;; esac
-  if awk -v s="$secs" -v l="$tmo" -v m="$margin" 'BEGIN { exit !(s > l + m) }'; then
-    why="${why:+$why, }took ${secs}s (limit $tmo + $margin)"
+  if awk -v s="$secs" -v l="$tmo" -v m="$m" 'BEGIN { exit !(s > l + m) }'; then
+    why="${why:+$why, }took ${secs}s (limit $tmo + $m)"
   fi
   if [ "$mem" -gt "$memkb" ] 2>/dev/null; then why="${why:+$why, }peak ${mem} KB"; fi
   if [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/out"; then why="${why:+$why, }no '$pat' in the output"; fi
@@ -151,6 +155,135 @@ awk 'BEGIN { print "var x = 0;"; print "thread P0 { while (1) bound 100000 { x =
 expect "store buffer cap reached" 3 20 "stopped: store buffer limit of" -- explore "$tmp/cap.wmx" --timeout 20
 if grep -q 'violate' "$tmp/out" || [ "$(grep -c 'store buffer' "$tmp/out")" -gt 2 ]; then
   fail=$((fail + 1)); echo "hostile: FAIL the buffer cap was reported as a violation or more than once" >&2
+fi
+
+# 8. nesting 100 000 deep in every reader (issue 47 §1): a located error,
+#    exit 2, within 2 s, where 20 000 parentheses in --outcome overflowed the
+#    stack.  rep N S: S repeated N times; chain N S SEP: N S joined by SEP.
+rep() { head -c "$1" /dev/zero | tr '\0' "$2"; }
+chain() { yes "$2$3" | head -n "$1" | tr -d '\n'; printf '%s' "$2"; }
+D=100000
+sb="$(pwd)/examples/sb.wmx"
+# --outcome: an argument holds at most 128 KiB, so parentheses go 60 000 deep
+expect "--outcome: $D '~'" 2 =2 "column 201: nesting deeper than 200" -- \
+  check "$sb" --outcome "$(rep $D '~')x=0"
+expect "--outcome: 60 000 parentheses" 2 =2 "column 201: nesting deeper than 200" -- \
+  check "$sb" --outcome "$(rep 60000 '(')x=0$(rep 60000 ')')"
+expect "--outcome: 30 000 'not '" 2 =2 "nesting deeper than 200" -- \
+  check "$sb" --outcome "$(chain 30000 'not' ' ') x=0"
+expect "--outcome: a chain of 25 000 /\\" 2 =2 "nesting deeper than 200" -- \
+  check "$sb" --outcome "$(chain 25000 'x=0' '/\')"
+expect "--outcome: 198 '~' still parse" 0 =2 "" -- check "$sb" --outcome "$(rep 198 '~')x=1"
+# .wmx and PGAS programs: expressions, blocks, conditions
+{ printf 'var x = 0;\nthread P0 { r0 = '; rep $D '('; printf 1; rep $D ')'; printf '; }\n'; } > "$tmp/d1.wmx"
+expect ".wmx: $D parentheses" 2 =2 "d1.wmx:2:" -- explore "$tmp/d1.wmx"
+{ printf 'var x = 0;\nthread P0 { r0 = '; rep $D '-'; printf '1; }\n'; } > "$tmp/d2.wmx"
+expect ".wmx: $D unary minus" 2 =2 "d2.wmx:2:" -- explore "$tmp/d2.wmx"
+{ printf 'var x = 0;\nthread P0 { r0 = '; chain $D 1 ' + '; printf '; }\n'; } > "$tmp/d3.wmx"
+expect ".wmx: a chain of $D +" 2 =2 "d3.wmx:2:" -- explore "$tmp/d3.wmx"
+{ printf 'var x = 0;\nthread P0 { r0 = x; '; chain $D 'if (r0 == 0) {' ' '; printf ' x = 1; '; rep $D '}'; printf ' }\n'; } > "$tmp/d4.wmx"
+expect ".wmx: $D nested ifs" 2 =2 "d4.wmx:2:" -- explore "$tmp/d4.wmx"
+head -n 22 "$sb" > "$tmp/d5.wmx"; { printf 'exists '; rep $D '~'; printf 'P0:r0=0\n'; } >> "$tmp/d5.wmx"
+expect ".wmx condition: $D '~'" 2 =2 "d5.wmx:23:" -- explore "$tmp/d5.wmx"
+head -n 22 "$sb" > "$tmp/d6.wmx"; { printf 'exists '; chain $D 'P0:r0=0' ' /\ '; echo; } >> "$tmp/d6.wmx"
+expect ".wmx condition: a chain of $D /\\" 2 =2 "d6.wmx:23:" -- explore "$tmp/d6.wmx"
+{ printf 'name D\nranks 2;\nvar x = 1, y;\nspmd {\n r = '; rep $D '('; printf 1; rep $D ')'; printf ';\n}\n'; } > "$tmp/d7.wmx"
+expect "PGAS: $D parentheses" 2 =2 "d7.wmx:5:" -- explore "$tmp/d7.wmx"
+{ printf 'name D\nranks 2;\nvar x = 1, y;\nspmd {\n'; chain $D 'if (rank == 0) {' ' '; printf ' r = 1; '; rep $D '}'; printf '\n}\n'; } > "$tmp/d8.wmx"
+expect "PGAS: $D nested ifs" 2 =2 "d8.wmx:5:" -- robust "$tmp/d8.wmx"
+# litmus conditions
+lit() { printf 'X86 D\n{ x=0; }\n P0 ;\n MOV EAX,[x] ;\nexists '; }
+{ lit; rep $D '('; printf '0:EAX=0'; rep $D ')'; echo; } > "$tmp/d1.litmus"
+expect "litmus: $D parentheses" 2 =2 "d1.litmus:5:" -- explore "$tmp/d1.litmus"
+{ lit; rep $D '~'; printf '0:EAX=0\n'; } > "$tmp/d2.litmus"
+expect "litmus: $D '~'" 2 =2 "d2.litmus:5:" -- explore "$tmp/d2.litmus"
+{ lit; chain $D '0:EAX=0' ' /\ '; echo; } > "$tmp/d3.litmus"
+expect "litmus: a chain of $D /\\" 2 =2 "d3.litmus:5:" -- explore "$tmp/d3.litmus"
+{ lit; chain $D '0:EAX=0' ' => '; echo; } > "$tmp/d4.litmus"
+expect "litmus: a chain of $D =>" 2 =2 "d4.litmus:5:" -- explore "$tmp/d4.litmus"
+# the game and trace readers do not recurse: the same input is a plain error
+{ printf 'process P {\n p0 -> p1 : wr(x, '; rep $D '('; printf '1);\n}\n'; } > "$tmp/d.game"
+expect "game: $D parentheses" 2 =2 "d.game:2:" -- game "$tmp/d.game"
+{ printf 'program %s\nmodel tso\nstep ' "$sb"; rep $D '('; printf '\nend\n'; } > "$tmp/d.trace"
+expect "trace: $D parentheses" 2 =2 "d.trace:3:" -- check "$tmp/d.trace"
+# `until` in a REPL script (a script line is cut at 4096 bytes, so this is
+# 4095 '~'; tests/unit/test_ui_cond.c gives the parser 100 000)
+{ printf 'until '; rep $D '~'; printf 'x=0\n'; } > "$tmp/d.wmxs"
+expect "until: $D '~' in a script" 2 =2 "nesting deeper than 200" -- --script "$tmp/d.wmxs" "$sb"
+
+# 9. a .game file of thousands of variables (issue 47 §3): refused at once,
+#    at the declaration that passes 254 variable/value pairs (the reader was
+#    quadratic and read the whole file first: 64 000 variables took 6 s)
+for nv in 5000 64000; do
+  awk -v N=$nv 'BEGIN { printf "var"; for (i = 0; i < N; i++) printf "%s v%d = %d", (i ? "," : ""), i, i;
+    print ";"; print "process P { p0 -> p1 : wr(v1, 1); }" }' > "$tmp/vars.game"
+  expect "game: $nv variables" 2 =2 "vars.game:1:135: too many variable/value pairs" -- game "$tmp/vars.game"
+done
+awk -v N=64000 'BEGIN { for (i = 0; i < N; i++) printf "var w%d;\n", i;
+  print "process P { p0 -> p1 : wr(w1, 1); }" }' > "$tmp/vars2.game"
+expect "game: 64000 var lines" 2 =2 "vars2.game:255:5: too many variable/value pairs" -- game "$tmp/vars2.game"
+
+# 10. C input (issue 47 §2, §7d): clang is bounded by WMX_CLANG_TIMEOUT (60 s
+#     by default), --timeout and Ctrl-C, and killed with its process group;
+#     an #include of /dev/zero was read for the cache until memory ran out;
+#     clang's errors keep clang's own file:line:col.
+if "$WMX" explore "$(pwd)/tests/c/sb.c" --model sc 2>&1 | grep -q 'C input not built'; then
+  echo "hostile: C input not built; skipping its cases"
+else
+  export WMX_CACHE_DIR="$tmp/cache"   # the cache on, and out of $HOME
+  mkfifo "$tmp/fifo"
+  printf '#include "%s"\nint main(void) { return 0; }\n' "$tmp/fifo" > "$tmp/fifo.c"
+  printf '#include "/dev/zero"\nint main(void) { return 0; }\n' > "$tmp/zero.c"
+  # no clang left behind: none has the test's temp dir on its command line
+  no_clang_left() {
+    if ps -eo args | grep -v grep | grep -q -- "-- $tmp/fifo.c"; then
+      fail=$((fail + 1)); echo "hostile: FAIL clang is still running after: $1" >&2
+    fi
+  }
+  expect "C: #include \"/dev/zero\"" "0|2" =2 "" -- explore "$tmp/zero.c"
+  export WMX_CLANG_TIMEOUT=1
+  expect "C: #include of a FIFO, WMX_CLANG_TIMEOUT=1" 2 =2 \
+    "fifo.c:1:1: clang did not finish within 1 s" -- explore "$tmp/fifo.c"
+  unset WMX_CLANG_TIMEOUT
+  no_clang_left "WMX_CLANG_TIMEOUT=1"
+  expect "C: #include of a FIFO, --timeout 0.5" 3 =2 \
+    "PARTIAL: stopped: timeout after 0.5 s while reading the file" -- explore "$tmp/fifo.c" --timeout 0.5
+  no_clang_left "--timeout 0.5"
+  # clang has its own process group: wmx must kill it on Ctrl-C, whichever
+  # command loads the file
+  for cmd in explore transform run; do
+    n=$((n + 1))
+    t0=$(now)
+    "$WMX" $cmd "$tmp/fifo.c" >"$tmp/out" 2>&1 &
+    pid=$!
+    sleep 0.5
+    kill -INT $pid
+    wait $pid
+    rc=$?
+    secs=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
+    if [ $rc -ne 3 ] || ! grep -q 'interrupted (Ctrl-C) while reading the file' "$tmp/out" ||
+       awk -v s="$secs" 'BEGIN { exit !(s > 2) }'; then
+      fail=$((fail + 1)); echo "hostile: FAIL C: Ctrl-C in $cmd while clang waits on a FIFO: exit $rc after ${secs}s" >&2
+      head -c 400 "$tmp/out" | sed 's/^/    /' >&2
+    else
+      echo "hostile: ok   C: Ctrl-C in $cmd while clang waits on a FIFO (exit $rc, ${secs}s)"
+    fi
+    no_clang_left "Ctrl-C in $cmd"
+  done
+  export WMX_CLANG_TIMEOUT=0
+  expect "C: WMX_CLANG_TIMEOUT=0" 2 =2 \
+    "fifo.c:1:1: WMX_CLANG_TIMEOUT='0' is not a number of seconds" -- explore "$tmp/fifo.c"
+  unset WMX_CLANG_TIMEOUT
+  # clang's own positions: a header's error, a missing header (a fatal error)
+  printf 'int f(void) { return 1 }\n' > "$tmp/bad.h"
+  printf '#include "%s"\nint main(void) { return 0; }\n' "$tmp/bad.h" > "$tmp/inc.c"
+  expect "C: an error in an included header" 2 =2 "^$tmp/bad.h:1:23: error: expected ';'" -- explore "$tmp/inc.c"
+  printf '#include "nope.h"\nint main(void) { return 0; }\n' > "$tmp/miss.c"
+  expect "C: a missing header" 2 =2 "^$tmp/miss.c:1:10: fatal error: 'nope.h' file not found" -- explore "$tmp/miss.c"
+  export WMX_CLANG=false
+  expect "C: clang fails without a message" 2 =2 "^$tmp/miss.c:1:1: clang failed" -- explore "$tmp/miss.c"
+  unset WMX_CLANG
+  unset WMX_CACHE_DIR
 fi
 
 # 7. Ctrl-C: SIGINT after 1 s ends the run with a partial report

@@ -6,7 +6,9 @@
  *   loc   := THREAD ':' REG | '[' CELL ']' | CELL        (CELL: x or a[2])
  *
  * THREAD is a thread name or number, as herd writes `0:EAX` and wmx `P0:r0`.
- * An optional leading `exists` is ignored. */
+ * An optional leading `exists` is ignored.  Nesting ('(', '~') and the
+ * tree's depth (chains of /\ included, which evaluation recurses over) are
+ * bounded by COND_MAX_DEPTH, as in litmus and .wmx conditions. */
 #include "ui.h"
 
 #include <ctype.h>
@@ -23,7 +25,10 @@ struct ui_cond {
     int thread, reg, cell;      /* atom: register (thread >= 0) or cell */
     bool ne;
     wmx_val value;
+    int depth;                  /* of the tree below and including this node */
 };
+
+enum { COND_MAX_DEPTH = 200 };
 
 typedef struct parser {
     const wmx_program *p;
@@ -31,6 +36,7 @@ typedef struct parser {
     char *err;
     size_t n;
     bool failed;
+    int nest;                   /* '(' and '~' open around the parser */
 } parser;
 
 static void skip(parser *ps)
@@ -101,7 +107,20 @@ static ui_cond *node(node_kind k, ui_cond *a, ui_cond *b)
     c->kind = k;
     c->a = a;
     c->b = b;
+    int da = a ? a->depth : 0, db = b ? b->depth : 0;
+    c->depth = (da > db ? da : db) + 1;
     return c;
+}
+
+/* c, or NULL (freed, failed) when it is deeper than the limit */
+static ui_cond *bounded(parser *ps, ui_cond *c)
+{
+    if (!c || c->depth <= COND_MAX_DEPTH)
+        return c;
+    ui_cond_free(c);
+    char msg[64];
+    snprintf(msg, sizeof msg, "nesting deeper than %d", COND_MAX_DEPTH);
+    return fail(ps, msg);
 }
 
 static ui_cond *parse_or(parser *ps);
@@ -173,12 +192,21 @@ static ui_cond *parse_atom(parser *ps)
 
 static ui_cond *parse_unary(parser *ps)
 {
-    if (eat(ps, "~") || eat(ps, "not") || eat(ps, "!")) {
-        ui_cond *a = parse_unary(ps);
-        return a ? node(K_NOT, a, NULL) : NULL;
+    bool not = eat(ps, "~") || eat(ps, "not") || eat(ps, "!");
+    bool paren = !not && eat(ps, "(");
+    if ((not || paren) && ++ps->nest > COND_MAX_DEPTH) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "nesting deeper than %d", COND_MAX_DEPTH);
+        return fail(ps, msg);
     }
-    if (eat(ps, "(")) {
+    if (not) {
+        ui_cond *a = parse_unary(ps);
+        ps->nest--;
+        return a ? bounded(ps, node(K_NOT, a, NULL)) : NULL;
+    }
+    if (paren) {
         ui_cond *a = parse_or(ps);
+        ps->nest--;
         if (a && !eat(ps, ")")) {
             ui_cond_free(a);
             return fail(ps, "expected ')'");
@@ -201,7 +229,7 @@ static ui_cond *parse_and(parser *ps)
             ui_cond_free(a);
             return NULL;
         }
-        a = node(K_AND, a, b);
+        a = bounded(ps, node(K_AND, a, b));
     }
     return a;
 }
@@ -215,14 +243,14 @@ static ui_cond *parse_or(parser *ps)
             ui_cond_free(a);
             return NULL;
         }
-        a = node(K_OR, a, b);
+        a = bounded(ps, node(K_OR, a, b));
     }
     return a;
 }
 
 ui_cond *ui_cond_parse(const wmx_program *p, const char *text, char *err, size_t n)
 {
-    parser ps = { p, text, err, n, false };
+    parser ps = { p, text, err, n, false, 0 };
     eat(&ps, "exists");
     ui_cond *c = parse_or(&ps);
     skip(&ps);

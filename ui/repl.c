@@ -302,6 +302,13 @@ static int load_trace(ui_state *ui, const char *path, FILE *out, FILE *errf)
     return EXIT_OK;
 }
 
+/* a load stops (clang is killed) when SIGINT comes, as in a script */
+static bool load_cancelled(void *ud)
+{
+    const cmd_ctx *ctx = ud;
+    return ctx->cancel && *ctx->cancel;
+}
+
 int ui_load(ui_state *ui, const char *path, FILE *out, FILE *errf)
 {
     wmx_error err = { 0 };
@@ -324,7 +331,8 @@ int ui_load(ui_state *ui, const char *path, FILE *out, FILE *errf)
         ui_pgas_free(ui);
         rc = load_trace(ui, path, out, errf);
     } else {
-        wmx_program *p = wmx_load_program_c(path, ui->ctx->c_opts, &err, NULL);
+        wmx_stop stop = { load_cancelled, ui->ctx };
+        wmx_program *p = wmx_load_program_c(path, ui->ctx->c_opts, &err, &stop);
         if (!p) {
             fprintf(errf, "%s\n", wmx_error_format(&err, buf, sizeof buf));
             if (ui->sess.prog)
