@@ -351,12 +351,6 @@ const char *ui_thread_state(const ui_session *s, const void *st, int t);
  * it is the initial value or not found. */
 int ui_event_step(const ui_session *s, wmx_eid id);
 
-/* Condition for `until` (cond.c): a small herd-style proposition. */
-typedef struct ui_cond ui_cond;
-ui_cond *ui_cond_parse(const wmx_program *p, const char *text, char *err, size_t n);
-bool ui_cond_eval(const ui_cond *c, const wmx_machine *m, const void *state);
-void ui_cond_free(ui_cond *c);
-
 /* Keys (keys.c): what a key does, as a command line; NULL when unbound. */
 const char *ui_key_command(ui_state *ui, int key, char *buf, size_t n);
 void ui_print_keys(FILE *out);
