@@ -631,9 +631,12 @@ const command wmx_commands[] = {
     { "robust", "FILE [--model tso|pso] [--max N] [--no-fences] " CMD_LIMITS_SYNOPSIS,
       "list executions the relaxed model allows and SC does not; propose fences",
       "Robustness against TSO/PSO: lists the reads-from classes that are not SC,\n"
-      "each with a witness and its happens-before cycle, and proposes fences.\n"
-      "--timeout, --max-memory and --max-traces limit the run (as for explore).\n"
-      "Exit 0 when robust, 1 when not, 3 when a limit stopped it.",
+      "each with a witness and its happens-before cycle, and proposes a smallest\n"
+      "set of at most 4 fences, named by source line (a fence after a line stands\n"
+      "in every copy of its store: threads running it, unrolled rounds, inlined\n"
+      "calls).  --timeout, --max-memory and --max-traces limit the run and the\n"
+      "fence search (as for explore).\n"
+      "Exit 0 when robust, 1 when not, 3 when a limit stopped the run or the search.",
       "file model", cmd_robust, CMD_BOTH, NULL },
     { "transform", "FILE [--to assume|await]",
       "print the program after the partial loop purity (PLP) rewrite",

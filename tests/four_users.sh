@@ -57,5 +57,99 @@ printf 'until [entered[1]]=1 /\\ entered[0]=1\nuntil entered=1\n' > "$tmp/u5.wmx
 must until-cells 'reached \[entered\[1\]\]=1 /\\ entered\[0\]=1 in' "$tmp/u5.out"
 must until-array "until: column 1: array 'entered' needs an index" "$tmp/u5.out"
 
+# 1. robust: fence candidates are source positions, named file:line (a
+# fence after a line stands in every copy of its store); the limits cover
+# the fence search, and a cut search says so and exits 3
+"$WMX" robust examples/sb.wmx > "$tmp/r1.out" 2>&1
+rc_is robust-sb 1 $? "$tmp/r1.out"
+must robust-sb-line 'fence after examples/sb.wmx:14: x = 1  (P0)' "$tmp/r1.out"
+must robust-sb-line2 'fence after examples/sb.wmx:19: y = 1  (P1)' "$tmp/r1.out"
+mustnot robust-sb-instr 'instruction 0' "$tmp/r1.out"
+cat > "$tmp/dekker2.c" <<'C'
+#include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+atomic_int want[2], turn, incs;
+
+static void lock(int me)
+{
+    atomic_store_explicit(&want[me], 1, memory_order_relaxed);
+    while (atomic_load_explicit(&want[1 - me], memory_order_relaxed)) {
+        if (atomic_load_explicit(&turn, memory_order_relaxed) != me) {
+            atomic_store_explicit(&want[me], 0, memory_order_relaxed);
+            while (atomic_load_explicit(&turn, memory_order_relaxed) != me)
+                ;
+            atomic_store_explicit(&want[me], 1, memory_order_relaxed);
+        }
+    }
+}
+
+static void unlock(int me)
+{
+    atomic_store_explicit(&turn, 1 - me, memory_order_relaxed);
+    atomic_store_explicit(&want[me], 0, memory_order_relaxed);
+}
+
+void *worker(void *arg)
+{
+    int me = (int)(long)arg;
+    for (int i = 0; i < 2; i++) {
+        lock(me);
+        int n = atomic_fetch_add(&incs, 1);
+        assert(n == 0);
+        atomic_fetch_add(&incs, -1);
+        unlock(me);
+    }
+    return NULL;
+}
+
+int main(void)
+{
+    pthread_t t0, t1;
+    pthread_create(&t0, NULL, worker, (void *)0L);
+    pthread_create(&t1, NULL, worker, (void *)1L);
+    pthread_join(t0, NULL);
+    pthread_join(t1, NULL);
+    return 0;
+}
+C
+"$WMX" robust "$tmp/dekker2.c" --unroll 2 --timeout 60 > "$tmp/r2.out" 2>&1
+rc=$?
+if grep -q 'C input not built' "$tmp/r2.out"; then
+    echo "four_users: C input not built, the Dekker lock in C skipped"
+else
+    # two threads run lock() twice: one candidate per source line, each
+    # standing in every copy (before: one per unrolled or inlined store)
+    rc_is robust-dekker 1 $rc "$tmp/r2.out"
+    must robust-dekker-line 'fence after .*dekker2.c:9: atomic_store_explicit(&want\[me\], 1' "$tmp/r2.out"
+    must robust-dekker-copies 'copies: worker.1 x[0-9]*, worker.2 x[0-9]*)' "$tmp/r2.out"
+    mustnot robust-dekker-instr 'instruction [0-9]' "$tmp/r2.out"
+    "$WMX" robust "$tmp/dekker2.c" --unroll 2 --json > "$tmp/r2.json" 2>&1
+    must robust-dekker-json '"fences": \[{"file": ".*dekker2.c", "line": 9, ' "$tmp/r2.json"
+    must robust-dekker-json-search '"fence_search": {"complete": true, "candidates": 5, ' "$tmp/r2.json"
+fi
+# two store-buffering pairs beside threads that multiply the classes: the
+# first run takes about a second, the fence search several; --timeout 2.5
+# cuts the search (it ran on for minutes before, each fenced run stopping
+# at the deadline and counting as "no good")
+{ echo "var x1, y1, x2, y2, w;"
+  echo "thread A1 { x1 = 1; r0 = y1; }"; echo "thread B1 { y1 = 1; r0 = x1; }"
+  echo "thread A2 { x2 = 1; r0 = y2; }"; echo "thread B2 { y2 = 1; r0 = x2; }"
+  echo "thread N1 { w = 1; w = 2; w = 3; w = 4; w = 5; w = 6; w = 7; w = 8; }"
+  echo "thread N2 { r1 = w; r2 = w; r3 = w; r4 = w; r5 = w; r6 = w; r7 = w; }"; } > "$tmp/slow.wmx"
+t0=$(date +%s)
+"$WMX" robust "$tmp/slow.wmx" --timeout 2.5 > "$tmp/r3.out" 2>&1
+rc=$?
+t1=$(date +%s)
+rc_is robust-cut 3 $rc "$tmp/r3.out"
+must robust-cut-msg 'fence search stopped by the limit after [0-9]* candidates\{0,1\} (timeout after 2.5 s)' "$tmp/r3.out"
+mustnot robust-cut-claim 'No set of' "$tmp/r3.out"
+if [ $((t1 - t0)) -le 8 ]; then pass=$((pass + 1)); else
+    echo "FAIL [robust-cut-time]: --timeout 2.5 took $((t1 - t0)) s"; fail=$((fail + 1)); fi
+"$WMX" robust "$tmp/slow.wmx" --timeout 2.5 --json > "$tmp/r3.json" 2>&1
+rc_is robust-cut-json 3 $? "$tmp/r3.json"
+must robust-cut-json-search '"fence_search": {"complete": false, .*"stopped": "timeout after 2.5 s"' "$tmp/r3.json"
+
 echo "four_users: $pass passed, $fail failed"
 [ $fail -eq 0 ]
