@@ -250,6 +250,8 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
     opts.started = ctx->started;   /* --timeout covers loading the file too */
     if (ctx->current)
         opts.model = ctx->current_model;
+    if (ctx->current_algo > 0)
+        opts.algo = (explore_algo)(ctx->current_algo - 1);
     const char *file = NULL;
     enum { FMT_TEXT, FMT_JSON, FMT_HERD } fmt = FMT_TEXT;
     int plp = -1;                  /* -1 none, else a plp_mode */
@@ -655,7 +657,7 @@ const command wmx_commands[] = {
       "Ctrl-C stop a build; --k auto then answers with the last bound solved.\n"
       "Exit 0 solved, 2 bad input, 3 a limit stopped it before any bound was\n"
       "solved.",
-      "file", cmd_game, CMD_BATCH, NULL },
+      "file", cmd_game, CMD_BOTH, NULL },
     { "help", "[COMMAND]", "list the commands, or show one command's help",
       "Without an argument lists every command; with one prints its help.",
       "command", cmd_help, CMD_BOTH, NULL },

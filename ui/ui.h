@@ -361,6 +361,10 @@ char **ui_complete(ui_state *ui, const char *line, int start, int end, bool *fil
 /* Play mode for .game files (pane_game.c). */
 int ui_game_load(ui_state *ui, const char *path, FILE *out, FILE *err);
 void ui_game_free(ui_state *ui);
+/* the loaded game's file, and the update rule of player 0 (A) or 1 (B)
+ * in the variant being played (NULL when no game is loaded) */
+const char *ui_game_path(const ui_state *ui);
+const char *ui_game_update(const ui_state *ui, int player);
 int ui_game_undo(ui_state *ui, int dir, long n, FILE *out, FILE *err);
 int ui_game_status(ui_state *ui, char *buf, size_t n);
 int ui_game_height(ui_state *ui, int width);
