@@ -151,5 +151,21 @@ if [ $((t1 - t0)) -le 8 ]; then pass=$((pass + 1)); else
 rc_is robust-cut-json 3 $? "$tmp/r3.json"
 must robust-cut-json-search '"fence_search": {"complete": false, .*"stopped": "timeout after 2.5 s"' "$tmp/r3.json"
 
+# 6. robust --dot -: standard output is the graph alone (the report goes to
+# standard error), so it pipes into Graphviz
+"$WMX" robust examples/pgas/1to1.wmx --dot - > "$tmp/d.dot" 2> "$tmp/d.err"
+rc_is dot-stdout 1 $? "$tmp/d.err"
+head -n 1 "$tmp/d.dot" > "$tmp/d.first"
+must dot-first-line '^digraph' "$tmp/d.first"
+mustnot dot-no-report 'Test 1to1\|Not robust' "$tmp/d.dot"
+must dot-report-stderr 'Not robust: this computation has a happens-before cycle' "$tmp/d.err"
+"$WMX" robust examples/pgas/1to1.wmx --json --dot - > "$tmp/dj.dot" 2> "$tmp/dj.err"
+mustnot dot-no-json '"robust"' "$tmp/dj.dot"
+must dot-json-stderr '"robust": false' "$tmp/dj.err"
+if command -v dot > /dev/null 2>&1; then
+    if dot -Tsvg "$tmp/d.dot" > "$tmp/d.svg" 2> "$tmp/d.dot-err"; then pass=$((pass + 1)); else
+        echo "FAIL [dot-svg]: dot -Tsvg refused the output:"; cat "$tmp/d.dot-err"; fail=$((fail + 1)); fi
+fi
+
 echo "four_users: $pass passed, $fail failed"
 [ $fail -eq 0 ]
