@@ -167,5 +167,31 @@ if command -v dot > /dev/null 2>&1; then
         echo "FAIL [dot-svg]: dot -Tsvg refused the output:"; cat "$tmp/d.dot-err"; fail=$((fail + 1)); fi
 fi
 
+# 16. the blocked summary merges sets that stop at the same places for the
+# same reasons (copies of one statement: lock() inlined, loops unrolled),
+# in the text and in JSON's blocked_at; the counts still add up
+if [ -s "$tmp/dekker2.c" ] && ! grep -q 'C input not built' "$tmp/r2.out"; then
+    "$WMX" explore "$tmp/dekker2.c" --unroll 2 --json > "$tmp/b.json" 2>&1
+    # the sets' threads, reasons and places (the statements' texts left out:
+    # they hold brackets)
+    sed 's/, "instr": "\([^"\\]\|\\.\)*"//g' "$tmp/b.json" | grep -o '"threads": \[[^]]*\]' |
+        sort | uniq -d > "$tmp/b.dups"
+    if [ -s "$tmp/b.json" ] && [ ! -s "$tmp/b.dups" ]; then pass=$((pass + 1)); else
+        echo "FAIL [blocked-json-merged]: repeated sets in blocked_at:"; cat "$tmp/b.dups"; fail=$((fail + 1)); fi
+    total=$(sed -n 's/.*"blocked": \([0-9]*\),.*/\1/p' "$tmp/b.json" | head -n 1)
+    sum=$(grep -o '{"count": [0-9]*, "deadlock"' "$tmp/b.json" | sed 's/[^0-9]//g' | awk '{ s += $1 } END { print s }')
+    if [ -n "$total" ] && [ "$total" = "$sum" ]; then pass=$((pass + 1)); else
+        echo "FAIL [blocked-json-counts]: blocked $total, the sets add up to $sum"; fail=$((fail + 1)); fi
+    "$WMX" explore "$tmp/dekker2.c" --unroll 2 > "$tmp/b.out" 2>&1
+    # each set as one line: its stopping places joined
+    sed -n '/^Blocked:/,/^[^ ]/p' "$tmp/b.out" | awk '
+        /^  [0-9]+ traces?/ || /^  some/ { if (set != "") print set; set = "" ; next }
+        /^    / && !/trace \(a shortest/ { set = set "|" $0 }
+        END { if (set != "") print set }' | sort | uniq -d > "$tmp/b.tdups"
+    must blocked-text 'worker.1 stops: loop bound reached at .*dekker2.c:10:5' "$tmp/b.out"
+    if [ ! -s "$tmp/b.tdups" ]; then pass=$((pass + 1)); else
+        echo "FAIL [blocked-text-merged]: repeated sets in the summary:"; cat "$tmp/b.tdups"; fail=$((fail + 1)); fi
+fi
+
 echo "four_users: $pass passed, $fail failed"
 [ $fail -eq 0 ]
