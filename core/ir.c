@@ -1,5 +1,6 @@
 /* ir.c - construction and evaluation of the program IR. */
 #include "ir.h"
+#include "cond.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -370,23 +371,7 @@ bool ir_is_visible(const ir_instr *in)
 bool ir_cond_eval(const wmx_program *p, int c, const wmx_val *const *regs,
                   const wmx_val *mem)
 {
-    if (c < 0)
-        return true;
-    const ir_cond *x = &p->conds[c];
-    switch (x->kind) {
-    case C_TRUE:  return true;
-    case C_FALSE: return false;
-    case C_NOT:   return !ir_cond_eval(p, x->a, regs, mem);
-    case C_AND:   return ir_cond_eval(p, x->a, regs, mem) && ir_cond_eval(p, x->b, regs, mem);
-    case C_OR:    return ir_cond_eval(p, x->a, regs, mem) || ir_cond_eval(p, x->b, regs, mem);
-    case C_IMPLIES: return !ir_cond_eval(p, x->a, regs, mem) || ir_cond_eval(p, x->b, regs, mem);
-    case C_EQ: {
-        wmx_val v = x->lhs.thread >= 0 ? regs[x->lhs.thread][x->lhs.reg] : mem[x->lhs.cell];
-        wmx_val want = x->value_is_addr ? ir_cell_address(p, (int)x->value) : x->value;
-        return v == want;
-    }
-    }
-    return false;
+    return cond_eval(p, p->conds, c, regs, mem);
 }
 
 void ir_lhs_format(const wmx_program *p, const cond_lhs *l, char *buf, size_t n)

@@ -20,6 +20,8 @@
  */
 #include "lang.h"
 
+#include "cond.h"
+
 #include <ctype.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -1535,173 +1537,57 @@ static void parse_thread(parser *ps)
 
 /* ---- final condition ----------------------------------------------- */
 
-/* Reads a condition/locations left-hand side: P0:r, 0:r, x, a[2], [x]. */
+/* Conditions and `locations` entries are read by core/cond.c: the text
+ * from the current token on goes there, and the lexer resumes where the
+ * condition ended. */
+
+/* Line and column of byte off (at or after the current token). */
+static void line_col_at(const parser *ps, size_t off, int *line, int *col)
+{
+    *line = ps->cur.line;
+    *col = ps->cur.col;
+    for (size_t i = ps->cur.start; i < off && i < ps->len; i++) {
+        if (ps->src[i] == '\n') {
+            ++*line;
+            *col = 1;
+        } else {
+            ++*col;
+        }
+    }
+}
+
+static void __attribute__((noreturn)) fail_cond(parser *ps, const cond_error *ce)
+{
+    int line, col;
+    line_col_at(ps, ce->off, &line, &col);
+    fail_at(ps, line, col, "%s", ce->msg);
+}
+
+/* Makes the text up to end (after the current token's start) consumed:
+ * the current token becomes [cur.start, end), and the next one is read. */
+static void resume_at(parser *ps, size_t end)
+{
+    ps->pos = ps->cur.start;
+    ps->line = ps->cur.line;
+    ps->col = ps->cur.col;
+    while (ps->pos < end)
+        bump(ps);
+    ps->cur.end = end;
+    ps->cur.end_line = ps->line;
+    ps->cur.end_col = ps->col;
+    advance(ps);
+}
+
 static cond_lhs parse_cond_lhs(parser *ps)
 {
-    cond_lhs l = { -1, -1, -1 };
-    int line = ps->cur.line, col = ps->cur.col;
-    char name[MAX_IDENT + 1];
-    if (is(ps, T_NUM) || (is(ps, T_IDENT) && !ident_is_keyword(ps))) {
-        bool numeric = is(ps, T_NUM);
-        uint64_t tnum = ps->cur.num;
-        if (!numeric)
-            ident_text(ps, name);
-        advance(ps);
-        if (is(ps, T_COLON)) {
-            advance(ps);
-            int t = -1;
-            if (numeric) {
-                if (tnum >= (uint64_t)ps->prog->nthreads)
-                    fail_at(ps, line, col, "no thread %llu (the program has %d)",
-                            (unsigned long long)tnum, ps->prog->nthreads);
-                t = (int)tnum;
-            } else {
-                for (int i = 0; i < ps->prog->nthreads; i++)
-                    if (strcmp(ps->prog->threads[i].name, name) == 0)
-                        t = i;
-                if (t < 0)
-                    fail_at(ps, line, col, "unknown thread '%s'", name);
-            }
-            int rl = ps->cur.line, rc = ps->cur.col;
-            char rn[MAX_IDENT + 1];
-            if (!is(ps, T_IDENT))
-                fail_expected(ps, "a register name after ':'");
-            ident_text(ps, rn);
-            advance(ps);
-            int r = ir_find_reg(ps->prog, t, rn);
-            if (r < 0)
-                fail_at(ps, rl, rc, "undeclared register '%s' in thread %s", rn,
-                        ps->prog->threads[t].name);
-            l.thread = t;
-            l.reg = r;
-            return l;
-        }
-        if (numeric)
-            fail_expected(ps, "':' after the thread number");
-    } else if (is(ps, T_LBRACK)) {
-        advance(ps);
-        l = parse_cond_lhs(ps);
-        if (l.thread >= 0)
-            fail_at(ps, line, col, "'[...]' is for shared memory, not registers");
-        expect(ps, T_RBRACK, "']'");
-        return l;
-    } else {
-        fail_expected(ps, "a register (P0:r0) or a shared location");
-    }
-    int v = ir_find_var(ps->prog, name);
-    if (v < 0)
-        fail_at(ps, line, col, "unknown variable '%s' (registers are written thread:register)", name);
-    const ir_var *var = &ps->prog->vars[v];
-    int index = 0;
-    if (is(ps, T_LBRACK)) {
-        advance(ps);
-        int il = ps->cur.line, ic = ps->cur.col;
-        wmx_val i = parse_int(ps, "a constant index");
-        if (i < 0 || i >= var->length)
-            fail_at(ps, il, ic, "index %lld out of bounds for '%s' (length %d)",
-                    (long long)i, name, var->length);
-        index = (int)i;
-        expect(ps, T_RBRACK, "']'");
-    } else if (var->length > 1) {
-        fail_at(ps, line, col, "array '%s' needs an index: %s[i]", name, name);
-    }
-    l.cell = var->base + index;
+    cond_names names = { ps->prog, NULL, NULL, NULL };
+    cond_lhs l;
+    cond_error ce;
+    size_t end;
+    if (cond_parse_lhs(ps->src, ps->len, ps->cur.start, &names, &l, &end, &ce) < 0)
+        fail_cond(ps, &ce);
+    resume_at(ps, end);
     return l;
-}
-
-static int cond_node(parser *ps, cond_kind k, int a, int b)
-{
-    ir_cond c;
-    memset(&c, 0, sizeof c);
-    c.kind = k;
-    c.a = a;
-    c.b = b;
-    c.lhs.thread = c.lhs.reg = c.lhs.cell = -1;
-    return ir_add_cond(ps->prog, &c);
-}
-
-static void check_cond_depth(parser *ps, int d, int line, int col)
-{
-    if (d > MAX_DEPTH)
-        fail_at(ps, line, col, "condition too deeply nested (at most %d levels)", MAX_DEPTH);
-}
-
-static int parse_prop(parser *ps, int *depth);
-
-static int parse_prop_atom(parser *ps, int *depth)
-{
-    enter(ps);
-    int c;
-    *depth = 1;
-    if (is(ps, T_TILDE) || is(ps, T_BANG)) {
-        advance(ps);
-        int d;
-        c = cond_node(ps, C_NOT, parse_prop_atom(ps, &d), -1);
-        *depth = d + 1;
-        check_cond_depth(ps, *depth, ps->cur.line, ps->cur.col);
-    } else if (is(ps, T_LPAREN)) {
-        advance(ps);
-        c = parse_prop(ps, depth);
-        expect(ps, T_RPAREN, "')'");
-    } else if (is_kw(ps, "true") || is_kw(ps, "false")) {
-        c = cond_node(ps, is_kw(ps, "true") ? C_TRUE : C_FALSE, -1, -1);
-        advance(ps);
-    } else {
-        cond_lhs l = parse_cond_lhs(ps);
-        bool ne = false;
-        if (is(ps, T_NE))
-            ne = true;
-        else if (!is(ps, T_ASSIGN) && !is(ps, T_EQ))
-            fail_expected(ps, "'=' in the condition");
-        advance(ps);
-        ir_cond x;
-        memset(&x, 0, sizeof x);
-        x.kind = C_EQ;
-        x.a = x.b = -1;
-        x.lhs = l;
-        x.value = parse_int(ps, "an integer value");
-        c = ir_add_cond(ps->prog, &x);
-        if (ne) {
-            c = cond_node(ps, C_NOT, c, -1);
-            *depth = 2;
-        }
-    }
-    leave(ps);
-    return c;
-}
-
-static int parse_prop_binary(parser *ps, int level, int *depth)
-{
-    /* level 0: =>  (right associative), 1: \/, 2: /\ */
-    if (level == 3)
-        return parse_prop_atom(ps, depth);
-    int c = parse_prop_binary(ps, level + 1, depth);
-    for (;;) {
-        tkind want = level == 0 ? T_IMPLIES : level == 1 ? T_COR : T_CAND;
-        if (!is(ps, want))
-            return c;
-        int line = ps->cur.line, col = ps->cur.col;
-        advance(ps);
-        int d2;
-        int rhs;
-        if (level == 0) {
-            enter(ps);
-            rhs = parse_prop_binary(ps, 0, &d2);
-            leave(ps);
-        } else {
-            rhs = parse_prop_binary(ps, level + 1, &d2);
-        }
-        c = cond_node(ps, level == 0 ? C_IMPLIES : level == 1 ? C_OR : C_AND, c, rhs);
-        *depth = (*depth > d2 ? *depth : d2) + 1;
-        check_cond_depth(ps, *depth, line, col);
-        if (level == 0)
-            return c;
-    }
-}
-
-static int parse_prop(parser *ps, int *depth)
-{
-    return parse_prop_binary(ps, 0, depth);
 }
 
 static void parse_locations(parser *ps)
@@ -1744,12 +1630,16 @@ static void parse_condition(parser *ps)
         q = Q_FORALL;
     }
     advance(ps);
-    size_t start = ps->cur.start;
-    int depth;
-    int c = parse_prop(ps, &depth);
+    size_t start = ps->cur.start, end;
+    cond_names names = { ps->prog, NULL, NULL, NULL };
+    cond_error ce;
+    int c = cond_parse(ps->src, ps->len, start, &names, cond_out_program(ps->prog), &end, &ce);
+    if (c < 0)
+        fail_cond(ps, &ce);
+    resume_at(ps, end);
     ps->prog->quant = q;
     ps->prog->cond_root = c;
-    ps->prog->cond_text = wmx_strdup(make_text(ps, start, ps->prev_end));
+    ps->prog->cond_text = wmx_strdup(make_text(ps, start, end));
     if (is(ps, T_SEMI))
         advance(ps);
 }

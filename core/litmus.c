@@ -20,6 +20,7 @@
  *   NOP/NOPL/ENDBR64/LFENCE/SFENCE/PAUSE: I_NOP
  */
 #include "litmus.h"
+#include "cond.h"
 
 #include <ctype.h>
 #include <setjmp.h>
@@ -27,7 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_DEPTH    200      /* condition nesting */
 #define MAX_THREADS  WMX_MAX_THREADS  /* the machine's limit (machine.h) */
 #define MAX_ARRAY    4096     /* cells in one declared array (fits ir.c's
                                  * per-variable address stride) */
@@ -138,7 +138,6 @@ typedef struct ctx {
     int cur_t;           /* thread being emitted */
     const pinstr *cur;   /* instruction being emitted */
     int has_cond;        /* thread reads flags */
-    int depth;
     int last_end;        /* end offset of the last consumed token */
 } ctx;
 
@@ -431,14 +430,15 @@ static regref reg_decode(int x)
 }
 
 /* Looks a register name up for the dialect; returns 0 when unknown. */
-static int reg_lookup(const ctx *c, span s, regref *out)
+static int reg_lookup_name(const ctx *c, const char *name, regref *out)
 {
     char n[16];
-    if (s.len <= 0 || s.len >= (int)sizeof n)
+    size_t len = strlen(name);
+    if (len == 0 || len >= sizeof n)
         return 0;
-    for (int i = 0; i < s.len; i++)
-        n[i] = (char)tolower((unsigned char)c->buf[s.off + i]);
-    n[s.len] = '\0';
+    for (size_t i = 0; i < len; i++)
+        n[i] = (char)tolower((unsigned char)name[i]);
+    n[len] = '\0';
     for (int i = 0; i < NREGTAB; i++) {
         if (strcmp(regtab[i].name, n) != 0)
             continue;
@@ -470,6 +470,16 @@ static int reg_lookup(const ctx *c, span s, regref *out)
         return 1;
     }
     return 0;
+}
+
+static int reg_lookup(const ctx *c, span s, regref *out)
+{
+    char n[16];
+    if (s.len <= 0 || s.len >= (int)sizeof n)
+        return 0;
+    memcpy(n, c->buf + s.off, (size_t)s.len);
+    n[s.len] = '\0';
+    return reg_lookup_name(c, n, out);
 }
 
 static const char *reg_canon_name(const ctx *c, int canon)
@@ -1669,157 +1679,53 @@ static void apply_init(ctx *c)
 
 /* ---- final condition -------------------------------------------------- */
 
-static void parse_lhs(ctx *c, lexer *lx, cond_lhs *l)
+/* Conditions and `locations` entries are read by core/cond.c, with the
+ * dialect's register names (0:eax is 0:EAX) and herd's rule that naming a
+ * location declares it. */
+
+static int cond_reg(void *ud, int t, const char *name, char *msg, size_t n)
 {
-    l->thread = -1;
-    l->reg = -1;
-    l->cell = -1;
-    if (lx->tok.k == T_NUM) {
-        int off = lx->tok.off;
-        uint64_t th = lx->tok.num;
-        lex_next(lx);
-        expect(lx, ':', "':' after a thread number");
-        if (th >= (uint64_t)c->p->nthreads)
-            fail(c, off, "thread %llu does not exist", (unsigned long long)th);
-        span rn = tok_span(lx);
-        regref r;
-        if (lx->tok.k != T_IDENT)
-            fail(c, lx->tok.off, "expected a register");
-        if (!reg_lookup(c, rn, &r)) {
-            char n[64];
-            fail(c, rn.off, "undeclared register '%s'", spanstr(c, rn, n, sizeof n));
-        }
-        lex_next(lx);
-        l->thread = (int)th;
-        l->reg = ir_thread_reg(c->p, (int)th, reg_canon_name(c, r.canon));
-        return;
+    ctx *c = ud;
+    regref r;
+    if (!reg_lookup_name(c, name, &r)) {
+        snprintf(msg, n, "undeclared register '%s'", name);
+        return -1;
     }
-    int br = is_p(lx, '[');
-    if (br)
-        lex_next(lx);
-    span name = expect_ident(lx, "a location or register");
-    int v = var_get(c, name);
-    int idx = 0;
-    if (is_p(lx, '[')) {
-        lex_next(lx);
-        int noff = lx->tok.off;
-        wmx_val n = parse_number(lx);
-        if (n < 0 || n >= c->p->vars[v].length)
-            fail(c, noff, "index out of range");
-        idx = (int)n;
-        expect(lx, ']', "']'");
-    }
-    if (br)
-        expect(lx, ']', "']'");
-    l->cell = c->p->vars[v].base + idx;
+    return ir_thread_reg(c->p, t, reg_canon_name(c, r.canon));
 }
 
-static int parse_binary(ctx *c, lexer *lx, int level, int *depth);
-
-/* Nesting costs one level per '(' or '~' (and per right-nested '=>'), the
- * same rule as .wmx: c->depth bounds the recursion while parsing, and the
- * tree depth *depth (what evaluation recurses over, long chains of /\
- * included) is bounded by the same MAX_DEPTH. */
-static void nest_in(ctx *c, lexer *lx)
+static int cond_var(void *ud, const char *name, char *msg, size_t n)
 {
-    if (++c->depth > MAX_DEPTH)
-        fail(c, lx->tok.off, "condition nested too deeply (at most %d levels)", MAX_DEPTH);
+    ctx *c = ud;
+    int v = ir_find_var(c->p, name);
+    return v >= 0 ? v : ir_add_var(c->p, name, 1);
 }
 
-static void tree_depth(ctx *c, int off, int depth)
+/* Hands the text at the lexer's token to core/cond.c: parse_lhs reads
+ * one entry, parse_prop a proposition; the lexer resumes after it. */
+static int cond_read(ctx *c, lexer *lx, cond_lhs *l)
 {
-    if (depth > MAX_DEPTH)
-        fail(c, off, "condition too deep (at most %d levels of operators and parentheses)",
-             MAX_DEPTH);
-}
-
-static int parse_atom(ctx *c, lexer *lx, int *depth)
-{
-    ir_cond k;
-    memset(&k, 0, sizeof k);
-    int off = lx->tok.off;
-    int r;
-    *depth = 1;
-    if (is_p(lx, '~')) {
-        nest_in(c, lx);
-        lex_next(lx);
-        k.kind = C_NOT;
-        k.a = parse_atom(c, lx, depth);
-        k.b = -1;
-        r = ir_add_cond(c->p, &k);
-        ++*depth;
-        c->depth--;
-    } else if (is_p(lx, '(')) {
-        nest_in(c, lx);
-        lex_next(lx);
-        r = parse_binary(c, lx, 0, depth);
-        expect(lx, ')', "')'");
-        ++*depth;
-        c->depth--;
-    } else if ((is_id(lx, "true") || is_id(lx, "false")) &&
-               !(lex_peek(lx).k == T_PUNCT && lex_peek(lx).ch == '=')) {
-        k.kind = is_id(lx, "true") ? C_TRUE : C_FALSE;
-        k.a = k.b = -1;
-        lex_next(lx);
-        r = ir_add_cond(c->p, &k);
-    } else {
-        k.kind = C_EQ;
-        k.a = k.b = -1;
-        parse_lhs(c, lx, &k.lhs);
-        expect(lx, '=', "'='");
-        if (is_p(lx, '&'))
-            lex_next(lx);
-        if (lx->tok.k == T_IDENT) {
-            int v = var_get(c, expect_ident(lx, "a location"));
-            k.value = c->p->vars[v].base;
-            k.value_is_addr = true;
-        } else {
-            k.value = parse_number(lx);
-        }
-        r = ir_add_cond(c->p, &k);
-    }
-    tree_depth(c, off, *depth);
+    cond_names names = { c->p, cond_reg, cond_var, c };
+    cond_error ce;
+    size_t end;
+    int r = l ? cond_parse_lhs(c->buf, (size_t)c->len, (size_t)lx->tok.off, &names, l, &end, &ce)
+              : cond_parse(c->buf, (size_t)c->len, (size_t)lx->tok.off, &names,
+                           cond_out_program(c->p), &end, &ce);
+    if (r < 0)
+        fail(c, (int)ce.off, "%s", ce.msg);
+    lex_init(lx, c, (int)end, c->len);
+    c->last_end = (int)end;
     return r;
 }
 
-static int parse_binary(ctx *c, lexer *lx, int level, int *depth)
+static void parse_lhs(ctx *c, lexer *lx, cond_lhs *l)
 {
-    /* level 0: => (right assoc), 1: \/, 2: /\ */
-    if (level == 3)
-        return parse_atom(c, lx, depth);
-    int off = lx->tok.off;
-    int a = parse_binary(c, lx, level + 1, depth);
-    static const int ops[3] = { P_IMP, P_OR, P_AND };
-    static const cond_kind kinds[3] = { C_IMPLIES, C_OR, C_AND };
-    while (is_p(lx, ops[level])) {
-        lex_next(lx);
-        int db;
-        int b;
-        if (level == 0) {
-            nest_in(c, lx);
-            b = parse_binary(c, lx, 0, &db);
-            c->depth--;
-        } else {
-            b = parse_binary(c, lx, level + 1, &db);
-        }
-        ir_cond k;
-        memset(&k, 0, sizeof k);
-        k.kind = kinds[level];
-        k.a = a;
-        k.b = b;
-        a = ir_add_cond(c->p, &k);
-        *depth = (db > *depth ? db : *depth) + 1;
-        tree_depth(c, off, *depth);
-        if (level == 0)
-            break;
-    }
-    return a;
+    cond_read(c, lx, l);
 }
 
 static int parse_prop(ctx *c, lexer *lx)
 {
-    int depth;
-    return parse_binary(c, lx, 0, &depth);
+    return cond_read(c, lx, NULL);
 }
 
 static void parse_locations(ctx *c, lexer *lx)
@@ -1875,7 +1781,6 @@ static void parse_final(ctx *c, int pos)
         }
         lex_next(&lx);
         int start = lx.tok.off;
-        c->depth = 0;
         int root = parse_prop(c, &lx);
         int end = c->last_end;
         c->p->quant = q;

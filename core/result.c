@@ -468,6 +468,57 @@ static void record_blocked(explore_result *res, const wmx_machine *m, const expl
         free(waits);
 }
 
+/* the same place: thread, reason and source position (or both none) */
+static bool wait_same_place(const wmx_program *p, const explore_wait *a, const explore_wait *b)
+{
+    if (a->thread != b->thread || a->why != b->why)
+        return false;
+    const ir_thread *th = &p->threads[a->thread];
+    bool ia = a->instr >= 0 && a->instr < th->ninstrs, ib = b->instr >= 0 && b->instr < th->ninstrs;
+    if (!ia || !ib)
+        return ia == ib;
+    if (a->instr == b->instr)
+        return true;
+    const ir_instr *x = &th->instrs[a->instr], *y = &th->instrs[b->instr];
+    if (x->loc.line <= 0 || x->loc.line != y->loc.line || x->loc.col != y->loc.col ||
+        x->loc.file != y->loc.file)
+        return false;
+    return strcmp(x->text ? x->text : "", y->text ? y->text : "") == 0;
+}
+
+int explore_blocked_by_place(const explore_result *res, explore_blocked **out)
+{
+    explore_blocked *g = wmx_malloc((size_t)(res->nblocked_at + 1) * sizeof *g);
+    int n = 0;
+    for (int i = 0; i < res->nblocked_at; i++) {
+        const explore_blocked *b = &res->blocked_at[i];
+        int k = 0;
+        for (; k < n; k++) {
+            if (g[k].nwaits != b->nwaits)
+                continue;
+            int w = 0;
+            while (w < b->nwaits && wait_same_place(res->prog, &g[k].waits[w], &b->waits[w]))
+                w++;
+            if (w == b->nwaits)
+                break;
+        }
+        if (k == n) {
+            g[n++] = *b;
+            continue;
+        }
+        g[k].count = g[k].count > 0 && b->count > 0 ? g[k].count + b->count : 0;
+        error_witness old = { 0, 0, g[k].len, g[k].steps, g[k].events };
+        error_witness w = { 0, 0, b->len, b->steps, b->events };
+        if (blocked_witness_cmp(&w, &old) < 0) {
+            g[k].len = b->len;
+            g[k].steps = b->steps;
+            g[k].events = b->events;
+        }
+    }
+    *out = g;
+    return n;
+}
+
 static int blocked_order(const void *a, const void *b)
 {
     const explore_blocked *x = a, *y = b;

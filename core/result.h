@@ -130,6 +130,15 @@ typedef struct explore_blocked {
     wmx_event *events;
 } explore_blocked;
 
+/* res->blocked_at merged by place: sets whose stopped threads stop at the
+ * same source positions for the same reasons (copies of one statement: an
+ * unrolled loop, an inlined call) are one set, with the counts added and
+ * the shortest witness.  Returns how many (in res's order of first
+ * appearance); the entries borrow waits and witnesses from res, so free
+ * only the array.  A count of 0 (not counted) stays 0. */
+struct explore_result;
+int explore_blocked_by_place(const struct explore_result *res, explore_blocked **out);
+
 typedef struct explore_result {
     const wmx_program *prog;
     wmx_model model;

@@ -1,10 +1,21 @@
 /* robust.c - robustness against TSO/PSO: the reads-from classes the relaxed
  * model allows and SC does not, and a smallest set of fences (after stores)
- * that removes them, found by trying fence sets of growing size and
- * re-running the reads-from explorer on each modified copy. */
+ * that removes them, found by re-running the reads-from explorer on copies
+ * of the program with fences inserted.
+ *
+ * The candidates are source positions of stores (fence_site), not
+ * instructions: a C function inlined twice, a loop unrolled, or one
+ * function run by two threads give one candidate, as one fence in the
+ * source would be.  The search leans on monotonicity: a fence only removes
+ * relaxed executions, so if fences at every site leave a violation no set
+ * does, and a site whose absence (all others fenced) leaves a violation is
+ * in every set that works.  Those n + 1 runs come first; then sets of
+ * growing size that hold every such site.  The limits are polled between
+ * runs, and a search they cut says so instead of claiming anything. */
 #include "robust.h"
 #include "plp.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,8 +109,12 @@ static int run_one(const wmx_program *prog, wmx_model model, const explore_opts 
     int rc = explore_rfsmc(prog, &o, &tmp, err);
     explore_result_free(&res);
     if (rc == 0) {
-        if (!tmp.complete && !(stop_at_first && out->nviol_total > 0))
+        if (!tmp.complete && !(stop_at_first && out->nviol_total > 0)) {
+            if (out->complete)
+                snprintf(out->stop_text, sizeof out->stop_text, "%s",
+                         tmp.stop_text[0] ? tmp.stop_text : "a limit");
             out->complete = false;
+        }
         explore_result_free(&tmp);
     }
     machine_free(m);
@@ -154,6 +169,179 @@ wmx_program *robust_insert_fences(const wmx_program *prog, const fence_pos *f, i
     return p;
 }
 
+/* ---- fence sites ---------------------------------------------------- */
+
+typedef struct store_at {
+    wmx_srcloc loc;
+    fence_pos at;
+} store_at;
+
+static int loc_cmp(const wmx_srcloc *a, const wmx_srcloc *b)
+{
+    if (a->file != b->file)
+        return a->file < b->file ? -1 : 1;
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    if (a->col != b->col)
+        return a->col < b->col ? -1 : 1;
+    return 0;
+}
+
+static int pos_cmp(const fence_pos *a, const fence_pos *b)
+{
+    if (a->thread != b->thread)
+        return a->thread < b->thread ? -1 : 1;
+    return a->instr < b->instr ? -1 : a->instr > b->instr;
+}
+
+/* by source position (no position: each store on its own), then program order */
+static int store_cmp(const void *x, const void *y)
+{
+    const store_at *a = x, *b = y;
+    bool an = a->loc.line <= 0, bn = b->loc.line <= 0;
+    if (an != bn)
+        return an ? 1 : -1;
+    int c = an ? 0 : loc_cmp(&a->loc, &b->loc);
+    return c ? c : pos_cmp(&a->at, &b->at);
+}
+
+/* sites in program order of their first copy */
+static int site_cmp(const void *x, const void *y)
+{
+    const fence_site *a = x, *b = y;
+    return pos_cmp(&a->copies[0], &b->copies[0]);
+}
+
+int robust_fence_sites(const wmx_program *prog, fence_site **out)
+{
+    int n = 0;
+    for (int t = 0; t < prog->nthreads; t++)
+        n += prog->threads[t].ninstrs;
+    store_at *st = wmx_malloc((size_t)(n + 1) * sizeof *st);
+    int k = 0;
+    for (int t = 0; t < prog->nthreads; t++) {
+        const ir_thread *th = &prog->threads[t];
+        for (int i = 0; i < th->ninstrs; i++) {
+            if (th->instrs[i].kind != I_STORE)
+                continue;
+            if (i + 1 < th->ninstrs && th->instrs[i + 1].kind == I_FENCE)
+                continue;
+            st[k++] = (store_at){ th->instrs[i].loc, { t, i } };
+        }
+    }
+    qsort(st, (size_t)k, sizeof *st, store_cmp);
+    fence_site *s = wmx_malloc((size_t)(k + 1) * sizeof *s);
+    int ns = 0;
+    for (int i = 0; i < k; ) {
+        int j = i + 1;
+        if (st[i].loc.line > 0)
+            while (j < k && st[j].loc.line > 0 && loc_cmp(&st[i].loc, &st[j].loc) == 0)
+                j++;
+        fence_site *f = &s[ns++];
+        f->loc = st[i].loc;
+        f->ncopies = j - i;
+        f->copies = wmx_malloc((size_t)f->ncopies * sizeof *f->copies);
+        for (int c = i; c < j; c++)
+            f->copies[c - i] = st[c].at;
+        i = j;
+    }
+    free(st);
+    qsort(s, (size_t)ns, sizeof *s, site_cmp);
+    *out = s;
+    return ns;
+}
+
+void robust_sites_free(fence_site *s, int n)
+{
+    for (int i = 0; s && i < n; i++)
+        free(s[i].copies);
+    free(s);
+}
+
+wmx_program *robust_fence_sites_insert(const wmx_program *prog, const fence_site *s, int n)
+{
+    int total = 0;
+    for (int i = 0; i < n; i++)
+        total += s[i].ncopies;
+    fence_pos *f = wmx_malloc((size_t)(total + 1) * sizeof *f);
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < s[i].ncopies; c++)
+            f[k++] = s[i].copies[c];
+    wmx_program *q = robust_insert_fences(prog, f, k);
+    free(f);
+    return q;
+}
+
+/* ---- the search ----------------------------------------------------- */
+
+typedef struct search {
+    const wmx_program *prog;
+    wmx_model model;
+    const explore_opts *base;
+    explore_opts lim_opts;       /* base without its progress callback */
+    explore_clock clock;
+    explore_result lim;          /* the search's own stop state */
+    const fence_site *sites;
+    fence_site *pick;            /* scratch: the chosen sites */
+    robust_result *out;
+    wmx_error *err;
+} search;
+
+/* Whether a limit (Ctrl-C, --timeout, --max-memory) ends the search now. */
+static bool search_cut(search *s)
+{
+    if (s->base->cancel && *s->base->cancel)
+        explore_stop(&s->lim, "interrupted", "interrupted (Ctrl-C)");
+    else
+        explore_check_limits(&s->clock, &s->lim_opts, &s->lim, 0);
+    if (s->lim.complete)
+        return false;
+    snprintf(s->out->fence_stop_text, sizeof s->out->fence_stop_text, "%s", s->lim.stop_text);
+    return true;
+}
+
+/* Runs the program with fences at sites idx[0..k-1]: 1 robust, 0 not,
+ * -2 cut by a limit, -1 error. */
+static int try_sites(search *s, const int *idx, int k)
+{
+    if (search_cut(s))
+        return -2;
+    for (int i = 0; i < k; i++)
+        s->pick[i] = s->sites[idx[i]];
+    wmx_program *q = robust_fence_sites_insert(s->prog, s->pick, k);
+    robust_result r2;
+    memset(&r2, 0, sizeof r2);
+    r2.complete = true;
+    int rc = run_one(q, s->model, s->base, 0, true, &r2, s->err);
+    ir_program_free(q);
+    s->out->fence_sets_tried++;
+    if (rc != 0)
+        return -1;
+    if (r2.nviol_total > 0)
+        return 0;
+    if (!r2.complete) {
+        snprintf(s->out->fence_stop_text, sizeof s->out->fence_stop_text, "%s", r2.stop_text);
+        return -2;
+    }
+    return 1;
+}
+
+static void record(search *s, const int *idx, int k, bool smallest)
+{
+    robust_result *out = s->out;
+    out->fences_found = true;
+    out->fences_smallest = smallest;
+    out->nfences = k;
+    out->fences = wmx_malloc((size_t)(k + 1) * sizeof *out->fences);
+    for (int i = 0; i < k; i++) {
+        const fence_site *f = &s->sites[idx[i]];
+        out->fences[i] = *f;
+        out->fences[i].copies = wmx_malloc((size_t)f->ncopies * sizeof *f->copies);
+        memcpy(out->fences[i].copies, f->copies, (size_t)f->ncopies * sizeof *f->copies);
+    }
+}
+
 /* next k-subset of 0..n-1 in lexicographic order; false at the end */
 static bool next_subset(int *s, int k, int n)
 {
@@ -168,7 +356,99 @@ static bool next_subset(int *s, int k, int n)
     return true;
 }
 
-#define MAX_FENCES 4
+/* 0 (out's fence fields set), or -1 with s->err */
+static int fence_search(search *s, int n)
+{
+    robust_result *out = s->out;
+    int *all = wmx_malloc((size_t)(n + 1) * sizeof *all);
+    int *idx = wmx_malloc((size_t)(n + 1) * sizeof *idx);
+    int *rest = wmx_malloc((size_t)(n + 1) * sizeof *rest);
+    int *sub = wmx_malloc((size_t)(n + 1) * sizeof *sub);
+    bool *req = wmx_calloc((size_t)n + 1, sizeof *req);
+    int rc = 0, r;
+    for (int i = 0; i < n; i++)
+        all[i] = i;
+    if (n == 0) {
+        out->fence_search_complete = true;      /* nothing to fence: no set */
+        goto done;
+    }
+    /* every site: if that leaves a violation, no set removes it */
+    r = try_sites(s, all, n);
+    if (r < 0) {
+        rc = r == -1 ? -1 : 0;
+        goto done;
+    }
+    if (r == 0) {
+        out->fence_search_complete = true;
+        goto done;
+    }
+    /* the sites every working set holds */
+    int nreq = 0;
+    for (int i = 0; i < n && n > 1; i++) {
+        int k = 0;
+        for (int j = 0; j < n; j++)
+            if (j != i)
+                idx[k++] = j;
+        r = try_sites(s, idx, k);
+        if (r < 0) {
+            rc = r == -1 ? -1 : 0;
+            goto done;
+        }
+        if (r == 0) {
+            req[i] = true;
+            nreq++;
+        }
+    }
+    int nrest = 0;
+    for (int i = 0; i < n; i++)
+        if (!req[i])
+            rest[nrest++] = i;
+    for (int k = nreq > 1 ? nreq : 1; k <= n && k <= ROBUST_MAX_FENCES; k++) {
+        if (k == n) {                           /* all of them: known to work */
+            record(s, all, n, true);
+            out->fence_search_complete = true;
+            goto done;
+        }
+        int m = k - nreq;
+        for (int i = 0; i < m; i++)
+            sub[i] = i;
+        do {
+            int c = 0;
+            for (int i = 0; i < n; i++)
+                if (req[i])
+                    idx[c++] = i;
+            for (int i = 0; i < m; i++)
+                idx[c++] = rest[sub[i]];
+            r = try_sites(s, idx, k);
+            if (r < 0) {
+                rc = r == -1 ? -1 : 0;
+                goto done;
+            }
+            if (r == 1) {
+                /* in program order */
+                for (int i = 1; i < k; i++)
+                    for (int j = i; j > 0 && idx[j - 1] > idx[j]; j--) {
+                        int t = idx[j];
+                        idx[j] = idx[j - 1];
+                        idx[j - 1] = t;
+                    }
+                record(s, idx, k, true);
+                out->fence_search_complete = true;
+                goto done;
+            }
+        } while (m > 0 && next_subset(sub, m, nrest));
+    }
+    /* no set of at most ROBUST_MAX_FENCES sites: all of them do */
+    record(s, all, n, false);
+    out->fence_search_complete = true;
+done:
+    free(all);
+    free(idx);
+    free(rest);
+    free(sub);
+    free(req);
+    return rc;
+}
 
 int robust_check(const wmx_program *prog, wmx_model model, const explore_opts *base,
                  int max_viol, bool find_fences, robust_result *out, wmx_error *err)
@@ -180,51 +460,20 @@ int robust_check(const wmx_program *prog, wmx_model model, const explore_opts *b
         return -1;
     if (out->nviol_total == 0 || !find_fences)
         return 0;
-    /* candidate positions: after every store that is not already followed by a fence */
-    int npos = 0;
-    fence_pos *pos = NULL;
-    for (int t = 0; t < prog->nthreads; t++) {
-        const ir_thread *th = &prog->threads[t];
-        for (int i = 0; i < th->ninstrs; i++) {
-            if (th->instrs[i].kind != I_STORE)
-                continue;
-            if (i + 1 < th->ninstrs && th->instrs[i + 1].kind == I_FENCE)
-                continue;
-            pos = wmx_realloc(pos, (size_t)(npos + 1) * sizeof *pos);
-            pos[npos++] = (fence_pos){ t, i };
-        }
-    }
-    int sub[MAX_FENCES];
-    fence_pos chosen[MAX_FENCES];
-    for (int k = 1; k <= npos && k <= MAX_FENCES && !out->fences_found; k++) {
-        for (int i = 0; i < k; i++)
-            sub[i] = i;
-        do {
-            if (base->cancel && *base->cancel)
-                break;
-            for (int i = 0; i < k; i++)
-                chosen[i] = pos[sub[i]];
-            wmx_program *q = robust_insert_fences(prog, chosen, k);
-            robust_result r2;
-            memset(&r2, 0, sizeof r2);
-            r2.complete = true;
-            int rc = run_one(q, model, base, 0, true, &r2, err);
-            ir_program_free(q);
-            if (rc != 0) {
-                free(pos);
-                return -1;
-            }
-            if (r2.nviol_total == 0 && r2.complete) {
-                out->fences_found = true;
-                out->nfences = k;
-                out->fences = wmx_malloc((size_t)k * sizeof *out->fences);
-                memcpy(out->fences, chosen, (size_t)k * sizeof *chosen);
-                break;
-            }
-        } while (next_subset(sub, k, npos));
-    }
-    free(pos);
-    return 0;
+    search s = { .prog = prog, .model = model, .base = base, .out = out, .err = err };
+    s.lim_opts = *base;
+    s.lim_opts.progress = NULL;
+    explore_clock_start(&s.clock, base);
+    s.lim.complete = true;
+    fence_site *sites;
+    int n = robust_fence_sites(prog, &sites);
+    out->nsites = n;
+    s.sites = sites;
+    s.pick = wmx_malloc((size_t)(n + 1) * sizeof *s.pick);
+    int rc = fence_search(&s, n);
+    free(s.pick);
+    robust_sites_free(sites, n);
+    return rc;
 }
 
 void robust_result_free(robust_result *r)
@@ -235,6 +484,6 @@ void robust_result_free(robust_result *r)
         free(r->viol[i].why);
     }
     free(r->viol);
-    free(r->fences);
+    robust_sites_free(r->fences, r->nfences);
     memset(r, 0, sizeof *r);
 }

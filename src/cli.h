@@ -36,6 +36,9 @@ typedef struct cmd_ctx {
      * NULL in batch mode */
     const wmx_program *current;
     wmx_model current_model;
+    /* the REPL's algorithm + 1 (0: none, batch mode): explore's default
+     * when no --algo is given; PGAS programs have no algorithms to pick */
+    int current_algo;
     void *ui;                       /* the REPL's state (opaque here) */
     /* how to name a trace file the REPL wrote for the current execution
      * ("the current execution"), so no temporary path reaches the user;

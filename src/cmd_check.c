@@ -2,6 +2,7 @@
  * this outcome of a program consistent under a model?  Prints a witness
  * trace, or an explanation of why not (VSC-rf / VTSO-rf / VPSO-rf). */
 #include "cli.h"
+#include "cond.h"
 #include "exec.h"
 #include "explore.h"
 #include "load.h"
@@ -13,180 +14,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- the outcome: 0:EAX=0 /\ 1:EAX=0, x=1, ~(...), \/ ---- */
-
-typedef struct cparse {
-    wmx_program *p;
-    const char *s, *start;
-    char err[300];
-    int nest;                   /* '(' and '~' open around the parser */
-} cparse;
-
-/* Nesting ('(' and '~') and the tree's depth (long chains of /\ and \/,
- * which evaluation recurses over) are bounded as in litmus and .wmx
- * conditions: 20000 parentheses overflowed the stack. */
-enum { OUTCOME_MAX_DEPTH = 200 };
-
-static void skip_ws(cparse *c)
-{
-    while (*c->s == ' ' || *c->s == '\t')
-        c->s++;
-}
-
-static int cp_fail(cparse *c, const char *msg)
-{
-    if (!c->err[0])
-        snprintf(c->err, sizeof c->err, "column %d: %s", (int)(c->s - c->start) + 1, msg);
-    return -1;
-}
-
-static int c_or(cparse *c, int *depth);
-
-/* *depth: the depth of the tree returned; a node past the limit fails */
-static int c_deeper(cparse *c, int *depth, int d)
-{
-    *depth = d;
-    if (d <= OUTCOME_MAX_DEPTH)
-        return 0;
-    char msg[64];
-    snprintf(msg, sizeof msg, "nesting deeper than %d", OUTCOME_MAX_DEPTH);
-    return cp_fail(c, msg);
-}
-
-static int c_atom(cparse *c, int *depth)
-{
-    skip_ws(c);
-    *depth = 1;
-    if (*c->s == '(') {
-        if (++c->nest > OUTCOME_MAX_DEPTH)
-            return c_deeper(c, depth, c->nest);
-        c->s++;
-        int r = c_or(c, depth);
-        c->nest--;
-        if (r < 0 || c_deeper(c, depth, *depth + 1) < 0)
-            return -1;
-        skip_ws(c);
-        if (*c->s != ')')
-            return cp_fail(c, "expected ')'");
-        c->s++;
-        return r;
-    }
-    if (*c->s == '~' || strncmp(c->s, "not ", 4) == 0) {
-        if (++c->nest > OUTCOME_MAX_DEPTH)
-            return c_deeper(c, depth, c->nest);
-        c->s += *c->s == '~' ? 1 : 4;
-        int a = c_atom(c, depth);
-        c->nest--;
-        if (a < 0 || c_deeper(c, depth, *depth + 1) < 0)
-            return -1;
-        ir_cond n = { C_NOT, a, -1, { -1, -1, -1 }, 0, false };
-        return ir_add_cond(c->p, &n);
-    }
-    if (strncmp(c->s, "true", 4) == 0 || strncmp(c->s, "false", 5) == 0) {
-        bool t = c->s[0] == 't';
-        c->s += t ? 4 : 5;
-        ir_cond n = { t ? C_TRUE : C_FALSE, -1, -1, { -1, -1, -1 }, 0, false };
-        return ir_add_cond(c->p, &n);
-    }
-    /* lhs */
-    char a[128], b[128] = "";
-    int n = 0;
-    bool bracket = false;
-    if (*c->s == '[') {
-        bracket = true;
-        c->s++;
-    }
-    while ((isalnum((unsigned char)*c->s) || *c->s == '_' || *c->s == '$') && n < 127)
-        a[n++] = *c->s++;
-    a[n] = '\0';
-    if (n == 0)
-        return cp_fail(c, "expected THREAD:REG=VALUE or VAR=VALUE");
-    if (bracket) {
-        if (*c->s != ']')
-            return cp_fail(c, "expected ']'");
-        c->s++;
-    }
-    cond_lhs lhs = { -1, -1, -1 };
-    if (!bracket && *c->s == ':') {
-        c->s++;
-        n = 0;
-        while ((isalnum((unsigned char)*c->s) || *c->s == '_' || *c->s == '$') && n < 127)
-            b[n++] = *c->s++;
-        b[n] = '\0';
-        int t = -1;
-        for (int i = 0; i < c->p->nthreads; i++)
-            if (strcmp(c->p->threads[i].name, a) == 0)
-                t = i;
-        if (t < 0) {
-            char *end;
-            long v = strtol(a, &end, 10);
-            if (*end == '\0' && v >= 0 && v < c->p->nthreads)
-                t = (int)v;
-        }
-        if (t < 0)
-            return cp_fail(c, "no such thread");
-        int r = ir_find_reg(c->p, t, b);
-        if (r < 0)
-            return cp_fail(c, "no such register in that thread");
-        lhs.thread = t;
-        lhs.reg = r;
-    } else {
-        int v = ir_find_var(c->p, a);
-        if (v < 0)
-            return cp_fail(c, "no such variable");
-        lhs.cell = c->p->vars[v].base;
-    }
-    skip_ws(c);
-    if (*c->s != '=')
-        return cp_fail(c, "expected '='");
-    c->s++;
-    skip_ws(c);
-    char *end;
-    errno = 0;
-    long long val = strtoll(c->s, &end, 0);
-    if (end == c->s || errno)
-        return cp_fail(c, "expected a number");
-    c->s = end;
-    ir_cond nd = { C_EQ, -1, -1, lhs, (wmx_val)val, false };
-    return ir_add_cond(c->p, &nd);
-}
-
-static int c_and(cparse *c, int *depth)
-{
-    int a = c_atom(c, depth);
-    while (a >= 0) {
-        skip_ws(c);
-        if (strncmp(c->s, "/\\", 2) != 0)
-            break;
-        c->s += 2;
-        int db;
-        int b = c_atom(c, &db);
-        if (b < 0 || c_deeper(c, depth, (*depth > db ? *depth : db) + 1) < 0)
-            return -1;
-        ir_cond n = { C_AND, a, b, { -1, -1, -1 }, 0, false };
-        a = ir_add_cond(c->p, &n);
-    }
-    return a;
-}
-
-static int c_or(cparse *c, int *depth)
-{
-    int a = c_and(c, depth);
-    while (a >= 0) {
-        skip_ws(c);
-        if (strncmp(c->s, "\\/", 2) != 0)
-            break;
-        c->s += 2;
-        int db;
-        int b = c_and(c, &db);
-        if (b < 0 || c_deeper(c, depth, (*depth > db ? *depth : db) + 1) < 0)
-            return -1;
-        ir_cond n = { C_OR, a, b, { -1, -1, -1 }, 0, false };
-        a = ir_add_cond(c->p, &n);
-    }
-    return a;
-}
 
 static void cond_cells(const wmx_program *p, int c, bool *cells)
 {
@@ -486,14 +313,11 @@ static int check_outcome(cmd_ctx *ctx, const char *file, const char *outcome, bo
     int root;
     char text[2048];
     if (outcome) {
-        cparse c = { p, outcome, outcome, "", 0 };
-        int depth;
-        root = c_or(&c, &depth);
-        skip_ws(&c);
-        if (root >= 0 && *c.s != '\0')
-            root = cp_fail(&c, "unexpected text after the outcome");
+        cond_names names = { p, NULL, NULL, NULL };
+        cond_error ce;
+        root = cond_parse_string(outcome, &names, cond_out_program(p), &ce);
         if (root < 0) {
-            fprintf(ctx->err, "wmx check: --outcome '%s': %s\n", outcome, c.err);
+            fprintf(ctx->err, "wmx check: --outcome '%s': column %zu: %s\n", outcome, ce.off + 1, ce.msg);
             ir_program_free(p);
             return EXIT_USAGE;
         }

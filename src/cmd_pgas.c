@@ -430,7 +430,10 @@ static int pgas_robust_cmd(int argc, char **argv, cmd_ctx *ctx, const wmx_progra
         pgas_robust_result_free(&res);
         return EXIT_USAGE;
     }
-    pgas_print_robust(ctx->out, p, &res, json);
+    /* --dot -: the graph alone on stdout (for `| dot -Tsvg`), the report
+     * on stderr */
+    bool dot_out = dot && strcmp(dot, "-") == 0;
+    pgas_print_robust(dot_out ? ctx->err : ctx->out, p, &res, json);
     if (dot && !res.robust) {
         FILE *f = strcmp(dot, "-") == 0 ? ctx->out : fopen(dot, "w");
         if (!f) {

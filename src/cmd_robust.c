@@ -2,7 +2,9 @@
  * the reads-from classes the relaxed model allows and SC does not (VSC-rf
  * rejects them), each with a witness trace and SC's explanation (the
  * happens-before cycle), and a smallest set of fences after stores that
- * makes the program robust, verified by re-running.  Exit 0 robust, 1 not.
+ * makes the program robust, verified by re-running, named by source
+ * position (core/robust.c).  Exit 0 robust, 1 not, 3 when a limit cut the
+ * run or the fence search.
  * PGAS programs go to src/cmd_pgas.c. */
 #include "cli.h"
 #include "load.h"
@@ -17,8 +19,42 @@
 /* --json: the keys of the PGAS robust report where they apply (states =
  * reads-from classes; cycle = lines of the first violation's explanation;
  * computation = its witness trace). */
+/* 0 robust, 1 not, 3 when a limit cut the run or the fence search (then
+ * neither robustness nor "no fence set" is claimed) */
+static int robust_exit(const robust_result *rr, bool searched)
+{
+    if (rr->nviol_total == 0)
+        return rr->complete ? EXIT_OK : EXIT_LIMIT;
+    if (searched && !rr->fence_search_complete)
+        return EXIT_LIMIT;
+    return EXIT_FAIL;
+}
+
+/* "examples/sb.wmx:14: x = 1  (P0)", "d.c:9: want[me] = 1  (4 copies: worker.1 x2, worker.2 x2)" */
+static void print_site(FILE *out, const wmx_program *p, const fence_site *f)
+{
+    const ir_instr *in = &p->threads[f->copies[0].thread].instrs[f->copies[0].instr];
+    if (f->loc.line > 0)
+        fprintf(out, "  fence after %s:%d: %s  (", ir_loc_file(p, f->loc), f->loc.line,
+                in->text ? in->text : "store");
+    else
+        fprintf(out, "  fence after %s instruction %d: %s  (", p->threads[f->copies[0].thread].name,
+                f->copies[0].instr, in->text ? in->text : "store");
+    if (f->ncopies > 1)
+        fprintf(out, "%d copies: ", f->ncopies);
+    for (int c = 0; c < f->ncopies; ) {
+        int t = f->copies[c].thread, n = 0;
+        while (c < f->ncopies && f->copies[c].thread == t)
+            c++, n++;
+        fprintf(out, "%s%s", c - n > 0 ? ", " : "", p->threads[t].name);
+        if (n > 1)
+            fprintf(out, " x%d", n);
+    }
+    fprintf(out, ")\n");
+}
+
 static int print_json(FILE *out, const wmx_program *p, const robust_result *rr, wmx_model model,
-                      double secs)
+                      double secs, bool searched)
 {
     bool robust = rr->nviol_total == 0;
     fprintf(out, "{\"test\": ");
@@ -61,13 +97,34 @@ static int print_json(FILE *out, const wmx_program *p, const robust_result *rr, 
     }
     fprintf(out, ", \"fences\": [");
     for (int i = 0; rr->fences_found && i < rr->nfences; i++) {
-        const ir_instr *in = &p->threads[rr->fences[i].thread].instrs[rr->fences[i].instr];
-        fprintf(out, "%s{\"thread\": ", i ? ", " : "");
-        json_string(out, p->threads[rr->fences[i].thread].name);
-        fprintf(out, ", \"after_instr\": %d, \"line\": %d}", rr->fences[i].instr, in->loc.line);
+        const fence_site *f = &rr->fences[i];
+        const ir_instr *in = &p->threads[f->copies[0].thread].instrs[f->copies[0].instr];
+        fprintf(out, "%s{\"file\": ", i ? ", " : "");
+        json_string(out, f->loc.line > 0 ? ir_loc_file(p, f->loc) : "");
+        fprintf(out, ", \"line\": %d, \"col\": %d, \"text\": ", f->loc.line, f->loc.col);
+        json_string(out, in->text ? in->text : "");
+        fprintf(out, ", \"copies\": [");
+        for (int c = 0; c < f->ncopies; c++) {
+            fprintf(out, "%s{\"thread\": ", c ? ", " : "");
+            json_string(out, p->threads[f->copies[c].thread].name);
+            fprintf(out, ", \"after_instr\": %d}", f->copies[c].instr);
+        }
+        fprintf(out, "]}");
     }
-    fprintf(out, "]}\n");
-    return robust ? (rr->complete ? EXIT_OK : EXIT_LIMIT) : EXIT_FAIL;
+    fprintf(out, "]");
+    if (!robust && searched) {
+        fprintf(out, ", \"fence_search\": {\"complete\": %s, \"candidates\": %d, \"sets_tried\": %ld, "
+                "\"smallest\": %s, \"stopped\": ",
+                rr->fence_search_complete ? "true" : "false", rr->nsites, rr->fence_sets_tried,
+                rr->fences_found && rr->fences_smallest ? "true" : "false");
+        if (rr->fence_search_complete)
+            fprintf(out, "null");
+        else
+            json_string(out, rr->fence_stop_text[0] ? rr->fence_stop_text : "a limit");
+        fprintf(out, "}");
+    }
+    fprintf(out, "}\n");
+    return robust_exit(rr, searched);
 }
 
 int cmd_robust(int argc, char **argv, cmd_ctx *ctx)
@@ -139,7 +196,7 @@ int cmd_robust(int argc, char **argv, cmd_ctx *ctx)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (json) {
         int rc = print_json(ctx->out, p, &rr, model,
-                            (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
+                            (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9, fences);
         robust_result_free(&rr);
         ir_program_free(owned);
         return rc;
@@ -157,26 +214,42 @@ int cmd_robust(int argc, char **argv, cmd_ctx *ctx)
     if (rr.nviol_total > rr.nviol)
         fprintf(ctx->out, "\n(%ld more not shown; --max N)\n", rr.nviol_total - rr.nviol);
     machine_free(m);
-    int rc = rr.nviol_total == 0 ? EXIT_OK : EXIT_FAIL;
+    int rc = robust_exit(&rr, fences);
     if (rr.nviol_total == 0) {
-        fprintf(ctx->out, "Robust against %s: every %s class is an SC class.\n", mn, mn);
-    } else if (fences) {
-        if (rr.fences_found) {
-            fprintf(ctx->out, "\nNot robust.  A smallest set of fences that makes it robust (verified):\n");
-            for (int i = 0; i < rr.nfences; i++) {
-                const ir_instr *in = &p->threads[rr.fences[i].thread].instrs[rr.fences[i].instr];
-                fprintf(ctx->out, "  fence after %s instruction %d (line %d: %s)\n",
-                        p->threads[rr.fences[i].thread].name, rr.fences[i].instr, in->loc.line,
-                        in->text ? in->text : "store");
-            }
-        } else {
-            fprintf(ctx->out, "\nNot robust.  No set of at most 4 fences after stores makes it robust.\n");
-        }
-    } else {
+        if (rr.complete)
+            fprintf(ctx->out, "Robust against %s: every %s class is an SC class.\n", mn, mn);
+        else
+            fprintf(ctx->out, "No non-SC class among the %ld explored, but a limit cut the run (%s):\n"
+                    "robustness is not decided.\n", rr.classes, rr.stop_text[0] ? rr.stop_text : "a limit");
+    } else if (!fences) {
         fprintf(ctx->out, "\nNot robust.\n");
+    } else if (!rr.fence_search_complete) {
+        fprintf(ctx->out, "\nNot robust.\nThe fence search stopped by the limit after %ld candidate%s "
+                "(%s):\nno claim about fences (%d store position%s to choose from).\n",
+                rr.fence_sets_tried, rr.fence_sets_tried == 1 ? "" : "s",
+                rr.fence_stop_text[0] ? rr.fence_stop_text : "a limit", rr.nsites, rr.nsites == 1 ? "" : "s");
+    } else if (rr.fences_found && rr.fences_smallest) {
+        fprintf(ctx->out, "\nNot robust.  A smallest set of fences that makes it robust (verified):\n");
+        bool copies = false;
+        for (int i = 0; i < rr.nfences; i++) {
+            print_site(ctx->out, p, &rr.fences[i]);
+            copies |= rr.fences[i].ncopies > 1;
+        }
+        if (copies)
+            fprintf(ctx->out, "(a fence after a source line stands in every copy of its store: each "
+                    "thread that runs it,\n each unrolled round, each inlined call)\n");
+    } else if (rr.fences_found) {
+        fprintf(ctx->out, "\nNot robust.  No set of at most %d fences makes it robust; a fence after each "
+                "of its %d store positions does (verified):\n", ROBUST_MAX_FENCES, rr.nsites);
+        for (int i = 0; i < rr.nfences; i++)
+            print_site(ctx->out, p, &rr.fences[i]);
+    } else if (rr.nsites == 0) {
+        fprintf(ctx->out, "\nNot robust.  It has no store without a fence after it, so no fence after a "
+                "store makes it robust.\n");
+    } else {
+        fprintf(ctx->out, "\nNot robust.  No set of fences after stores makes it robust: with a fence "
+                "after each of its %d store positions a non-SC class remains.\n", rr.nsites);
     }
-    if (!rr.complete && rc == EXIT_OK)
-        rc = EXIT_LIMIT;
     robust_result_free(&rr);
     ir_program_free(owned);
     return rc;

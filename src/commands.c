@@ -228,6 +228,8 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
     opts.started = ctx->started;   /* --timeout covers loading the file too */
     if (ctx->current)
         opts.model = ctx->current_model;
+    if (ctx->current_algo > 0)
+        opts.algo = (explore_algo)(ctx->current_algo - 1);
     const char *file = NULL;
     enum { FMT_TEXT, FMT_JSON, FMT_HERD } fmt = FMT_TEXT;
     int plp = -1;                  /* -1 none, else a plp_mode */
@@ -622,9 +624,12 @@ const command wmx_commands[] = {
     { "robust", "FILE [--model tso|pso] [--max N] [--no-fences] " CMD_LIMITS_SYNOPSIS,
       "list executions the relaxed model allows and SC does not; propose fences",
       "Robustness against TSO/PSO: lists the reads-from classes that are not SC,\n"
-      "each with a witness and its happens-before cycle, and proposes fences.\n"
-      "--timeout, --max-memory and --max-traces limit the run (as for explore).\n"
-      "Exit 0 when robust, 1 when not, 3 when a limit stopped it.",
+      "each with a witness and its happens-before cycle, and proposes a smallest\n"
+      "set of at most 4 fences, named by source line (a fence after a line stands\n"
+      "in every copy of its store: threads running it, unrolled rounds, inlined\n"
+      "calls).  --timeout, --max-memory and --max-traces limit the run and the\n"
+      "fence search (as for explore).\n"
+      "Exit 0 when robust, 1 when not, 3 when a limit stopped the run or the search.",
       "file model", cmd_robust, CMD_BOTH, NULL },
     { "transform", "FILE [--to assume|await]",
       "print the program after the partial loop purity (PLP) rewrite",
@@ -643,7 +648,7 @@ const command wmx_commands[] = {
       "Ctrl-C stop a build; --k auto then answers with the last bound solved.\n"
       "Exit 0 solved, 2 bad input, 3 a limit stopped it before any bound was\n"
       "solved.",
-      "file", cmd_game, CMD_BATCH, NULL },
+      "file", cmd_game, CMD_BOTH, NULL },
     { "help", "[COMMAND]", "list the commands, or show one command's help",
       "Without an argument lists every command; with one prints its help.",
       "command", cmd_help, CMD_BOTH, NULL },

@@ -235,13 +235,15 @@ static void report_blocked(FILE *out, const explore_result *res)
     fprintf(out, "Blocked: %ld trace%s end%s with threads that cannot go on:\n", res->blocked,
             res->blocked == 1 ? "" : "s", res->blocked == 1 ? "s" : "");
     wmx_machine *m = NULL;
-    int shown = res->nblocked_at < BLOCKED_SHOW ? res->nblocked_at : BLOCKED_SHOW;
+    explore_blocked *sets;
+    int nsets = explore_blocked_by_place(res, &sets);    /* copies of a statement are one place */
+    int shown = nsets < BLOCKED_SHOW ? nsets : BLOCKED_SHOW;
     /* the traces of the sets shown; 0 when not counted (stateful) */
     long listed = 0;
     for (int i = 0; i < shown; i++)
-        listed += res->blocked_at[i].count;
+        listed += sets[i].count;
     for (int i = 0; i < shown; i++) {
-        const explore_blocked *b = &res->blocked_at[i];
+        const explore_blocked *b = &sets[i];
         bool deadlock = blocked_waits_only(b);
         if (b->count > 0)
             fprintf(out, "  %ld trace%s%s:\n", b->count, b->count == 1 ? "" : "s",
@@ -267,9 +269,10 @@ static void report_blocked(FILE *out, const explore_result *res)
     if (listed > 0 && listed < res->blocked)
         fprintf(out, "  and %ld more trace%s that stop elsewhere (--json lists up to %d sets of places)\n",
                 res->blocked - listed, res->blocked - listed == 1 ? "" : "s", EXPLORE_MAX_BLOCKED_AT);
-    else if (listed == 0 && res->nblocked_at > shown)
+    else if (listed == 0 && nsets > shown)
         fprintf(out, "  and more that stop elsewhere (--json lists up to %d sets of places)\n",
                 EXPLORE_MAX_BLOCKED_AT);
+    free(sets);
 }
 
 /* Where a mutex is no chain of RMWs (a trylock on it: core/rfsmc.c,
@@ -639,8 +642,10 @@ void report_json(FILE *out, const explore_result *res)
     fprintf(out, "], \"error_traces\": %ld, \"blocked_at\": [", res->error_traces);
     if (!m && res->nblocked_at)
         m = machine_new(p, res->model, NULL);
-    for (int i = 0; i < res->nblocked_at; i++) {
-        const explore_blocked *b = &res->blocked_at[i];
+    explore_blocked *sets;
+    int nsets = explore_blocked_by_place(res, &sets);
+    for (int i = 0; i < nsets; i++) {
+        const explore_blocked *b = &sets[i];
         fprintf(out, "%s{\"count\": %ld, \"deadlock\": %s, \"threads\": [", i ? ", " : "", b->count,
                 blocked_waits_only(b) ? "true" : "false");
         for (int k = 0; k < b->nwaits; k++) {
@@ -669,6 +674,7 @@ void report_json(FILE *out, const explore_result *res)
         json_trace(out, m, b->events, b->len);
         fprintf(out, "}");
     }
+    free(sets);
     machine_free(m);
     fprintf(out, "], \"time_s\": %.6f}\n", res->time_s);
 }

@@ -165,13 +165,13 @@ chain() { yes "$2$3" | head -n "$1" | tr -d '\n'; printf '%s' "$2"; }
 D=100000
 sb="$(pwd)/examples/sb.wmx"
 # --outcome: an argument holds at most 128 KiB, so parentheses go 60 000 deep
-expect "--outcome: $D '~'" 2 =2 "column 201: nesting deeper than 200" -- \
+expect "--outcome: $D '~'" 2 =2 "nesting deeper than 1000 levels" -- \
   check "$sb" --outcome "$(rep $D '~')x=0"
-expect "--outcome: 60 000 parentheses" 2 =2 "column 201: nesting deeper than 200" -- \
+expect "--outcome: 60 000 parentheses" 2 =2 "nesting deeper than 1000 levels" -- \
   check "$sb" --outcome "$(rep 60000 '(')x=0$(rep 60000 ')')"
-expect "--outcome: 30 000 'not '" 2 =2 "nesting deeper than 200" -- \
+expect "--outcome: 30 000 'not '" 2 =2 "nesting deeper than 1000 levels" -- \
   check "$sb" --outcome "$(chain 30000 'not' ' ') x=0"
-expect "--outcome: a chain of 25 000 /\\" 2 =2 "nesting deeper than 200" -- \
+expect "--outcome: a chain of 25 000 /\\" 2 =2 "nesting deeper than 1000 levels" -- \
   check "$sb" --outcome "$(chain 25000 'x=0' '/\')"
 expect "--outcome: 198 '~' still parse" 0 =2 "" -- check "$sb" --outcome "$(rep 198 '~')x=1"
 # .wmx and PGAS programs: expressions, blocks, conditions
@@ -209,7 +209,7 @@ expect "trace: $D parentheses" 2 =2 "d.trace:3:" -- check "$tmp/d.trace"
 # `until` in a REPL script (a script line is cut at 4096 bytes, so this is
 # 4095 '~'; tests/unit/test_ui_cond.c gives the parser 100 000)
 { printf 'until '; rep $D '~'; printf 'x=0\n'; } > "$tmp/d.wmxs"
-expect "until: $D '~' in a script" 2 =2 "nesting deeper than 200" -- --script "$tmp/d.wmxs" "$sb"
+expect "until: $D '~' in a script" 2 =2 "nesting deeper than 1000 levels" -- --script "$tmp/d.wmxs" "$sb"
 
 # 9. a .game file of thousands of variables (issue 47 §3): refused at once,
 #    at the declaration that passes 254 variable/value pairs (the reader was

@@ -62,7 +62,26 @@ run() {
     cmd 'end'
     wait_for 'B (computer): P.2 p1->p2 skip' || return
     wait_for 'neither player can move' || return
-    must 'verdict: A wins from here'
+    # the play is over (issue 44 point 14): the pane says A has won, not
+    # whose move it is, and a move is refused as such
+    must 'A has won: neither player can move (the play is over)'
+    must 'move 6/6 | A has won'
+    must_not ' to move; '
+    must_not 'verdict: '
+    cmd 'move P 1'
+    wait_for 'the play is over: A has won, neither player can move' || return
+    must_not 'is not enabled now'
+
+    # programs' commands with a game loaded say what to do instead; `game`
+    # (listed in help) solves the loaded game in the variant played (points
+    # 2 and 4): with A updating after, A wins flush-race
+    cmd 'explore'
+    wait_for 'explore works on programs, and a game is loaded' || return
+    must '`game` solves it (the winner and a strategy), `play A` or `play B` plays it'
+    cmd 'game --rows 1'
+    wait_for 'winner: A (A keeps every process out' || return
+    must 'game flush-race: 2 processes, 2 variables; A updates after, B updates never'
+    must_not 'unknown command'
 
     # B's side under never/never: the computer (A) loses whatever it does
     cmd 'play B never never'

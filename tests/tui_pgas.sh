@@ -2,7 +2,7 @@
 # tui_pgas.sh - the interactive explorer on a PGAS program, driven in tmux
 # at 100x30: load 1to1, see both ranks with code, memory and both queue
 # levels; `step R0`, `popa R0 q0`, `step R1`, `barrier`, `step 1`, undo (key -)
-# and redo; `robust` replays the violating computation in the
+# and redo; `explore`; `robust` replays the violating computation in the
 # timeline; `graph hb` draws it with the ranks as clusters; quit cleanly.
 set -u
 WMX=${WMX:-$(pwd)/wmx}
@@ -53,6 +53,11 @@ run() {
     wait_for 'step 5/5' || return
     text 'popb R0 q7'; keys Enter
     wait_for "no queue 'q7'" || return
+    # explore with no option typed: no --algo of the session slips in
+    # (issue 44 point 2)
+    text 'explore'; keys Enter
+    wait_for 'Terminated states (1):' || return
+    must_not "option '--algo' does not apply"
     text 'robust'; keys Enter
     wait_for 'PGAS 1to1: 2 ranks, step 8/8' || return
     must 'Not robust'

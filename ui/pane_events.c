@@ -56,7 +56,14 @@ static void events_draw(ui_state *ui, ui_pane *p, ui_screen *s, ui_rect r)
     if (!ss->prog)
         return;
     if (ss->len == 0) {
-        scr_put(s, r.x, r.y, r.w, ST_DIM, "no steps yet: `step P0`, digit keys,");
+        /* in the program's own names: its first thread that can step
+         * (`step thread.1` in a C program whose main only waits) */
+        int t0 = 0;
+        for (int t = ss->prog->nthreads - 1; t >= 0; t--)
+            if (strcmp(ui_thread_state(ss, sess_state(ss), t), "ready") == 0)
+                t0 = t;
+        scr_printf(s, r.x, r.y, r.w, ST_DIM, "no steps yet: `step %s`, digit keys,",
+                   ss->prog->nthreads > 0 ? ss->prog->threads[t0].name : "P0");
         scr_put(s, r.x, r.y + 1, r.w, ST_DIM, "`random`, `until`, `explore`");
         return;
     }

@@ -48,6 +48,18 @@ void ui_game_free(ui_state *ui)
     ui->game = NULL;
 }
 
+const char *ui_game_path(const ui_state *ui)
+{
+    return ui->game ? ui->game->path : NULL;
+}
+
+const char *ui_game_update(const ui_state *ui, int player)
+{
+    if (!ui->game)
+        return NULL;
+    return game_update_name(player == GAME_B ? ui->game->b_update : ui->game->a_update);
+}
+
 static uint32_t cur(const ui_game *g) { return g->hist[g->pos]; }
 
 static int solve_variant(ui_game *g, FILE *err)
@@ -103,6 +115,21 @@ static int reaches_instr(const game_graph *G, uint32_t v, int depth)
 }
 
 static int over(const ui_game *g) { return game_is_target(&g->G, cur(g)); }
+
+static int only_pass(const game_graph *G, uint32_t v)
+{
+    return G->soff[v + 1] == G->soff[v] + 1 && GE_KIND(G->lab[G->soff[v]]) == GE_PASS;
+}
+
+/* Neither player can move (the mover passes, and so does the other one
+ * after it): the play goes round forever outside the final states, A has
+ * won. */
+static int stuck(const ui_game *g)
+{
+    const game_graph *G = &g->G;
+    uint32_t v = cur(g);
+    return !over(g) && only_pass(G, v) && only_pass(G, G->succ[G->soff[v]]);
+}
 
 static void describe_move(const ui_game *g, uint32_t e, char *buf, size_t n)
 {
@@ -269,6 +296,10 @@ static int user_step(cmd_ctx *ctx, ui_game *g, unsigned kind, int p, int t)
         fprintf(ctx->err, "the play is over: B has won (undo to go back)\n");
         return EXIT_USAGE;
     }
+    if (stuck(g)) {
+        fprintf(ctx->err, "the play is over: A has won, neither player can move (undo to go back)\n");
+        return EXIT_USAGE;
+    }
     uint32_t v = cur(g);
     if (g->user >= 0 && game_owner(G, v) != g->user) {
         fprintf(ctx->err, "it is %s's turn, not yours\n", pname(game_owner(G, v)));
@@ -373,6 +404,10 @@ int cmd_game_hint(int argc, char **argv, cmd_ctx *ctx)
         fprintf(ctx->out, "the play is over: B has won\n");
         return EXIT_OK;
     }
+    if (stuck(g)) {
+        fprintf(ctx->out, "the play is over: A has won, neither player can move\n");
+        return EXIT_OK;
+    }
     int mover = game_owner(G, v);
     char m[160];
     if (G->strat[v] != UINT32_MAX) {
@@ -441,9 +476,10 @@ int ui_game_status(ui_state *ui, char *buf, size_t n)
     ui_game *g = ui->game;
     if (!g)
         return 0;
-    snprintf(buf, n, " %s | A %s, B %s | %s | move %d/%d", g->def->name ? g->def->name : "game",
+    snprintf(buf, n, " %s | A %s, B %s | %s | move %d/%d%s", g->def->name ? g->def->name : "game",
              game_update_name(g->a_update), game_update_name(g->b_update),
-             game_exact_bound(g->def, g->a_update, g->b_update) >= 0 ? "exact" : "bounded", g->pos, g->len);
+             game_exact_bound(g->def, g->a_update, g->b_update) >= 0 ? "exact" : "bounded", g->pos, g->len,
+             over(g) ? " | B has won" : stuck(g) ? " | A has won" : "");
     return 1;
 }
 
@@ -526,12 +562,14 @@ static void game_draw(ui_state *ui, ui_pane *pane, ui_screen *s, ui_rect r)
     if (y < bottom) {
         if (over(g))
             scr_put(s, r.x, y++, r.w, ST_ERROR, "B has won: a process is in a final state with A to move");
+        else if (stuck(g))
+            scr_put(s, r.x, y++, r.w, ST_OK, "A has won: neither player can move (the play is over)");
         else
             scr_printf(s, r.x, y++, r.w, ST_NORMAL, "%s to move%s; %s %s", pname(mover),
                        game_phase(G, v) == GP_P ? " (updating before)" : game_phase(G, v) == GP_Q ? " (updating after)" : "",
                        pname(mover), upd_now(g, v));
     }
-    if (y < bottom && !over(g)) {
+    if (y < bottom && !over(g) && !stuck(g)) {
         if (G->winB[v])
             scr_printf(s, r.x, y++, r.w, ST_ERROR, "verdict: B wins from here (B forces a final state in %u moves)",
                        G->rank[v]);

@@ -49,7 +49,8 @@ static bool takes_value(const char *opt)
 {
     static const char *const opts[] = { "--model", "--algo", "--format", "-o", "--outcome", "--save",
                                         "--to", "--seed", "--max-traces", "--timeout",
-                                        "--max-memory", "--max", NULL };
+                                        "--max-memory", "--max", "--unroll", "--a-update", "--b-update",
+                                        "--first", "--k", "--k-max", "--max-positions", "--rows", NULL };
     for (int i = 0; opts[i]; i++)
         if (strcmp(opt, opts[i]) == 0)
             return true;
@@ -122,6 +123,7 @@ int ui_exec_line(ui_state *ui, const char *line, FILE *echo)
 
     /* fill in what the REPL knows */
     char tmp[4096] = "", model_arg[8];
+    bool play_mode = false;
     if (ui->sess.prog && !has_positional(argc, argv)) {
         bool outcome = strcmp(argv[0], "check") == 0 && has_option(argc, argv, "--outcome");
         if (!outcome && (strcmp(argv[0], "check") == 0 || strcmp(argv[0], "graph") == 0)) {
@@ -136,10 +138,24 @@ int ui_exec_line(ui_state *ui, const char *line, FILE *echo)
             argv[argc] = NULL;
         }
     }
-    if (strcmp(argv[0], "explore") == 0 && !has_option(argc, argv, "--algo") && argc + 2 < 70) {
-        argv[argc++] = "--algo";
-        argv[argc++] = (char *)algo_name(ui->sess.algo);
-        argv[argc] = NULL;
+    if (ui->game && !ui->pgas && !has_positional(argc, argv) &&
+        (strcmp(argv[0], "explore") == 0 || strcmp(argv[0], "run") == 0 || strcmp(argv[0], "robust") == 0 ||
+         strcmp(argv[0], "transform") == 0 || strcmp(argv[0], "until") == 0 ||
+         strcmp(argv[0], "next-class") == 0)) {
+        play_mode = true;   /* these work on programs, and a game is loaded */
+    }
+    if (strcmp(argv[0], "game") == 0 && ui->game && !has_positional(argc, argv) && argc + 5 < 70) {
+        /* the loaded game, in the variant being played */
+        memmove(argv + 2, argv + 1, (size_t)argc * sizeof *argv);
+        argv[1] = (char *)ui_game_path(ui);
+        argc++;
+        if (!has_option(argc, argv, "--a-update") && !has_option(argc, argv, "--b-update")) {
+            argv[argc++] = "--a-update";
+            argv[argc++] = (char *)ui_game_update(ui, 0);
+            argv[argc++] = "--b-update";
+            argv[argc++] = (char *)ui_game_update(ui, 1);
+            argv[argc] = NULL;
+        }
     }
     if (strcmp(argv[0], "check") == 0 && tmp[0] && !has_option(argc, argv, "--model")) {
         snprintf(model_arg, sizeof model_arg, "%s", model_name(ui->sess.model));
@@ -169,6 +185,7 @@ int ui_exec_line(ui_state *ui, const char *line, FILE *echo)
     *c.cancel = 0;
     c.current = ui->pgas ? ui_pgas_program(ui) : ui->sess.prog;
     c.current_model = ui->sess.model;
+    c.current_algo = ui->pgas ? 0 : (int)ui->sess.algo + 1;
     c.ui = ui;
     c.trace_label = tmp[0] ? "current execution" : NULL;
     c.explore_before = ui_explore_before;
@@ -176,8 +193,14 @@ int ui_exec_line(ui_state *ui, const char *line, FILE *echo)
     c.pgas_after_robust = ui_pgas_after_robust;
     int bottom = ui->bottom;
     int rc;
-    if (!ui_pgas_run(ui, argc, argv, &c, &rc))
+    if (play_mode) {
+        fprintf(err, "%s works on programs, and a game is loaded (%s):\n`game` solves it (the winner "
+                "and a strategy), `play A` or `play B` plays it against\nthe solver, `load FILE` loads a "
+                "program\n", argv[0], ui_game_path(ui));
+        rc = EXIT_USAGE;
+    } else if (!ui_pgas_run(ui, argc, argv, &c, &rc)) {
         rc = cmd_run(argc, argv, &c);
+    }
     *c.cancel = 0;
     /* the executions list gives the bottom area back to the output as soon
      * as another kind of command has something to say */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cond.h"
 #include "graph.h"
 #include "load.h"
 #include "report.h"
@@ -419,7 +420,8 @@ static int cmd_random(int argc, char **argv, cmd_ctx *ctx)
 
 typedef struct until_search {
     ui_state *ui;
-    const ui_cond *cond;        /* NULL: the program's own proposition */
+    const ir_cond *cond;        /* the typed condition's nodes (core/cond.c), */
+    int cond_root;              /* NULL: the program's own proposition */
     enum { WANT_COND, WANT_ERROR, WANT_BLOCKED, WANT_DEADLOCK } want;
     const wmx_transition *prefix;
     int prefix_len;
@@ -453,13 +455,12 @@ static bool until_matches(until_search *u, const explore_trace *tr)
                 return false;
         return true;
     }
-    if (u->cond)
-        return ui_cond_eval(u->cond, s->m, tr->final_state);
     const wmx_program *p = s->prog;
     const wmx_val **regs = wmx_malloc((size_t)p->nthreads * sizeof *regs);
     for (int t = 0; t < p->nthreads; t++)
         regs[t] = machine_regs(s->m, tr->final_state, t);
-    bool ok = ir_cond_eval(p, p->cond_root, regs, machine_memory(s->m, tr->final_state));
+    bool ok = cond_eval(p, u->cond ? u->cond : p->conds, u->cond ? u->cond_root : p->cond_root,
+                        regs, machine_memory(s->m, tr->final_state));
     free(regs);
     return ok;
 }
@@ -515,8 +516,9 @@ static int cmd_until(int argc, char **argv, cmd_ctx *ctx)
         size_t l = strlen(text);
         snprintf(text + l, sizeof text - l, "%s%s", l ? " " : "", argv[i]);
     }
-    until_search u = { ui, NULL, WANT_COND, s->steps, s->pos, ctx->cancel, false, 0, NULL };
-    ui_cond *cond = NULL;
+    until_search u = { ui, NULL, -1, WANT_COND, s->steps, s->pos, ctx->cancel, false, 0, NULL };
+    ir_cond *cond = NULL;
+    int ncond = 0, cap_cond = 0;
     if (strcmp(text, "error") == 0 || strcmp(text, "assert") == 0 || strcmp(text, "assertion") == 0) {
         u.want = WANT_ERROR;
     } else if (strcmp(text, "blocked") == 0) {
@@ -524,10 +526,12 @@ static int cmd_until(int argc, char **argv, cmd_ctx *ctx)
     } else if (strcmp(text, "deadlock") == 0) {
         u.want = WANT_DEADLOCK;
     } else if (text[0]) {
-        char err[256];
-        cond = ui_cond_parse(s->prog, text, err, sizeof err);
-        if (!cond) {
-            fprintf(ctx->err, "until: %s\n", err);
+        cond_names names = { s->prog, NULL, NULL, NULL };
+        cond_error ce;
+        u.cond_root = cond_parse_string(text, &names, (cond_out){ &cond, &ncond, &cap_cond }, &ce);
+        if (u.cond_root < 0) {
+            fprintf(ctx->err, "until: column %zu: %s\n", ce.off + 1, ce.msg);
+            free(cond);
             return EXIT_USAGE;
         }
         u.cond = cond;
@@ -591,7 +595,7 @@ static int cmd_until(int argc, char **argv, cmd_ctx *ctx)
             break;
         }
     }
-    ui_cond_free(cond);
+    free(cond);
     if (!u.found)
         return rc == EXIT_OK ? EXIT_FAIL : rc;
     int from = u.prefix_len;

@@ -351,12 +351,6 @@ const char *ui_thread_state(const ui_session *s, const void *st, int t);
  * it is the initial value or not found. */
 int ui_event_step(const ui_session *s, wmx_eid id);
 
-/* Condition for `until` (cond.c): a small herd-style proposition. */
-typedef struct ui_cond ui_cond;
-ui_cond *ui_cond_parse(const wmx_program *p, const char *text, char *err, size_t n);
-bool ui_cond_eval(const ui_cond *c, const wmx_machine *m, const void *state);
-void ui_cond_free(ui_cond *c);
-
 /* Keys (keys.c): what a key does, as a command line; NULL when unbound. */
 const char *ui_key_command(ui_state *ui, int key, char *buf, size_t n);
 void ui_print_keys(FILE *out);
@@ -367,6 +361,10 @@ char **ui_complete(ui_state *ui, const char *line, int start, int end, bool *fil
 /* Play mode for .game files (pane_game.c). */
 int ui_game_load(ui_state *ui, const char *path, FILE *out, FILE *err);
 void ui_game_free(ui_state *ui);
+/* the loaded game's file, and the update rule of player 0 (A) or 1 (B)
+ * in the variant being played (NULL when no game is loaded) */
+const char *ui_game_path(const ui_state *ui);
+const char *ui_game_update(const ui_state *ui, int player);
 int ui_game_undo(ui_state *ui, int dir, long n, FILE *out, FILE *err);
 int ui_game_status(ui_state *ui, char *buf, size_t n);
 int ui_game_height(ui_state *ui, int width);

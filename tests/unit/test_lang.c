@@ -614,11 +614,17 @@ START_TEST(test_errors)
     expect_err("var x;\nthread P0 {\n  r = z;\n}\n",
                "3:7: unknown identifier 'z'");
     expect_err("var x;\nthread P0 { r = 1; }\nexists (P0:q = 1)\n",
-               "3:12: undeclared register 'q' in thread P0");
+               "3:12: P0 has no register 'q' (P0's registers: r)");
     expect_err("var x;\nthread P0 { r = 1; }\nexists (P1:r = 1)\n",
-               "3:9: unknown thread 'P1'");
+               "3:9: unknown thread 'P1' (threads: P0)");
     expect_err("var x;\nthread P0 { r = 1; }\nexists (z = 1)\n",
-               "3:9: unknown variable 'z'");
+               "3:9: unknown variable 'z' (variables: x;");
+    expect_err("var a[2];\nthread P0 { r = 1; }\nexists (a = 1)\n",
+               "3:9: array 'a' needs an index: a[0] to a[1]");
+    expect_err("var a[2];\nthread P0 { r = 1; }\nexists ([a[2]] = 1)\n",
+               "3:12: index 2 out of bounds for 'a' (length 2)");
+    expect_err("var x;\nthread P0 { r = 1; }\nexists ([P0:r] = 1)\n",
+               "3:9: '[...]' is for shared memory, not registers");
     expect_err("var x;\nthread P0 {\n  r = 99999999999999999999;\n}\n",
                "3:7: number too large");
     expect_err("var x;\nthread P0 {\n  r = 9223372036854775808;\n}\n",
@@ -700,13 +706,13 @@ START_TEST(test_deep_nesting)
         o += (size_t)sprintf(src + o, " /\\ P0:r = 1");
     strcpy(src + o, ")");
     e = parse_err(src);
-    ck_assert_msg(strstr(e, "condition too deeply nested") != NULL, "%s", e);
+    ck_assert_msg(strstr(e, "condition nesting deeper than 1000 levels") != NULL, "%s", e);
     o = (size_t)sprintf(src, "thread P0 { r = 1; }\nexists ");
     for (size_t i = 0; i < 1000; i++)
         src[o++] = '~';
     strcpy(src + o, "P0:r = 1");
     e = parse_err(src);
-    ck_assert_msg(strstr(e, "too deep") != NULL, "%s", e);
+    ck_assert_msg(strstr(e, "nesting deeper than 1000") != NULL, "%s", e);
 
     /* 150 nested parentheses are fine */
     o = (size_t)sprintf(src, "thread P0 { r = ");

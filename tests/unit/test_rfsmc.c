@@ -466,6 +466,11 @@ START_TEST(robustness)
     };
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
         wmx_program *p = shape(k[i].name);
+        /* a line per statement, as a front end gives them: the fence
+         * search's candidates are source positions */
+        for (int t = 0; t < p->nthreads; t++)
+            for (int j = 0; j < p->threads[t].ninstrs; j++)
+                p->threads[t].instrs[j].loc = (wmx_srcloc){ 10 * t + j + 1, 1, 0 };
         if (k[i].fences) {
             fence_pos f[2] = { { 0, 0 }, { 1, 0 } };
             wmx_program *q = robust_insert_fences(p, f, 2);
