@@ -2768,6 +2768,100 @@ static void section_reach(const ir_thread *th, int var, int i, unsigned char *se
     }
 }
 
+/* Whether instruction i leads to an assume(false) that throws the run away
+ * (through unconditional jumps). */
+static int leads_to_discard(const wmx_program *p, const ir_thread *th, int i)
+{
+    for (int hops = 0; i >= 0 && i < th->ninstrs && hops < 16; hops++) {
+        const ir_instr *in = &th->instrs[i];
+        if (in->kind == I_ASSUME && !in->bound_cut && in->ends != IR_ENDS_EXIT && in->e1 >= 0 &&
+            p->exprs[in->e1].op == OP_CONST && p->exprs[in->e1].value == 0)
+            return 1;
+        if (in->kind == I_JUMP && in->e1 < 0)
+            i = in->target;
+        else
+            return 0;
+    }
+    return 0;
+}
+
+static int expr_uses(const wmx_program *p, int e, int reg, int depth)
+{
+    if (e < 0 || depth > 200)
+        return depth > 200;
+    const ir_expr *x = &p->exprs[e];
+    if (x->op == OP_REG)
+        return x->reg == reg;
+    return expr_uses(p, x->a, reg, depth + 1) || expr_uses(p, x->b, reg, depth + 1);
+}
+
+/* The cell a variable operand with a constant index names, or -1. */
+static long fixed_cell(const wmx_program *p, const ir_addr *a)
+{
+    if (a->var < 0 || a->ptr >= 0)
+        return -1;
+    if (a->index < 0)
+        return p->vars[a->var].base;
+    if (p->exprs[a->index].op != OP_CONST)
+        return -1;
+    wmx_val k = p->exprs[a->index].value;
+    return k >= 0 && k < p->vars[a->var].length ? p->vars[a->var].base + (long)k : -1;
+}
+
+/* A section that waits for a scalar to pass a test and then stores to it
+ * (`if (!(m == 0)) abort(); m = 1;` once spin_to_await made the load an
+ * await) is one read-modify-write: a lock-like cas that waits for the test
+ * and writes the store's value.  It then has one access, so no lock. */
+static void fuse_section_rmw(cfront *c, ir_thread *th, int var, int lock)
+{
+    int j = lock + 1;
+    while (j < th->ninstrs && (th->instrs[j].kind == I_LET || th->instrs[j].kind == I_NOP))
+        j++;
+    if (j >= th->ninstrs)
+        return;
+    ir_instr *aw = &th->instrs[j];
+    long cell = fixed_cell(c->p, &aw->addr);
+    if (aw->kind != I_AWAIT || cell < 0 || aw->addr.var == var)
+        return;
+    /* the path on: lets, and branches whose other side throws the run away */
+    int k = j + 1, lets[64], nlets = 0;
+    for (int hops = 0; k > j && k < th->ninstrs && hops < 64; hops++) {
+        const ir_instr *in = &th->instrs[k];
+        if (in->kind == I_NOP) {
+            k++;
+        } else if (in->kind == I_LET) {
+            if (in->dst == aw->dst || nlets == 64)
+                return;
+            lets[nlets++] = in->dst;
+            k++;
+        } else if (in->kind == I_JUMP && in->e1 >= 0 && leads_to_discard(c->p, th, in->target)) {
+            k++;
+        } else if (in->kind == I_JUMP && in->e1 >= 0 && leads_to_discard(c->p, th, k + 1)) {
+            k = in->target;
+        } else {
+            break;
+        }
+    }
+    if (k <= j || k >= th->ninstrs)
+        return;
+    ir_instr *st = &th->instrs[k];
+    if (st->kind != I_STORE || fixed_cell(c->p, &st->addr) != cell || expr_uses(c->p, st->e1, aw->dst, 0))
+        return;
+    for (int i = 0; i < nlets; i++)
+        if (expr_uses(c->p, st->e1, lets[i], 0))
+            return;
+    int u = k + 1;
+    while (u < th->ninstrs && (th->instrs[u].kind == I_LET || th->instrs[u].kind == I_NOP))
+        u++;
+    if (u >= th->ninstrs || !section_unlock(&th->instrs[u], var))
+        return;
+    aw->kind = I_CAS;
+    aw->blocking = true;
+    aw->e2 = st->e1;
+    aw->dst2 = -1;
+    st->kind = I_NOP;
+}
+
 /* A section with at most one access on every path cannot be interleaved
  * with anything: its lock and unlock become fences (the TSO drain). */
 static void drop_trivial_sections(cfront *c)
@@ -2783,6 +2877,9 @@ static void drop_trivial_sections(cfront *c)
         unsigned char *seen = wmx_calloc((size_t)n + 1, 1), *mark = wmx_calloc((size_t)n + 1, 1);
         for (int i = 0; i <= n; i++)
             memo[i] = -1;
+        for (int i = 0; i < n; i++)
+            if (section_lock(&th->instrs[i], var))
+                fuse_section_rmw(c, th, var, i);
         for (int i = 0; i < n; i++) {
             if (!section_lock(&th->instrs[i], var))
                 continue;
@@ -4640,6 +4737,8 @@ static void translate_program(cfront *c, const char *name, const char *path)
         for (int i = 0; i < c->nthreads && !c->failed && !c->restart; i++)
             translate_thread(c, i);
         observe_globals(c, nglobal_vars);
+        if (!c->failed)
+            spin_to_await(c->p);
         drop_trivial_sections(c);
         add_nondet_thread(c);
         c->p->nondet_lo = c->nondet_lo;
@@ -4846,7 +4945,6 @@ static wmx_program *translate_file(const char *path, const cfront_opts *o, const
         ir_program_free(p);
         return NULL;
     }
-    spin_to_await(p);
     return p;
 }
 

@@ -6,10 +6,12 @@
 
 #include "util.h"
 
-/* An assume that blocks for ever where a spin loop would go round again. */
+/* An assume(false) whose run is thrown away: where a spin loop would go
+ * round again, abort(), or assume(false) itself (not a loop bound's cut,
+ * which is counted, nor exit(), which ends a complete run). */
 static bool is_spin_block(const wmx_program *p, const ir_instr *in)
 {
-    return in->kind == I_ASSUME && in->spin && !in->bound_cut && in->e1 >= 0 &&
+    return in->kind == I_ASSUME && !in->bound_cut && in->ends != IR_ENDS_EXIT && in->e1 >= 0 &&
            p->exprs[in->e1].op == OP_CONST && p->exprs[in->e1].value == 0;
 }
 
@@ -32,6 +34,22 @@ static int reaches_spin(const wmx_program *p, const ir_thread *th, int i)
 }
 
 static bool is_cmp(ir_op op) { return op >= OP_EQ && op <= OP_GE; }
+
+static bool is_const(const wmx_program *p, int e, wmx_val v);
+
+/* An expression whose value is 0 or 1: a comparison, !, and C's i1
+ * arithmetic on those (c ^ 1, c & 1). */
+static bool is_truth(const wmx_program *p, int e, int depth)
+{
+    if (e < 0 || depth > 32)
+        return false;
+    const ir_expr *x = &p->exprs[e];
+    if (is_cmp(x->op) || x->op == OP_NOT || x->op == OP_LAND || x->op == OP_LOR)
+        return true;
+    if ((x->op == OP_XOR || x->op == OP_AND) && is_const(p, x->b, 1))
+        return is_truth(p, x->a, depth + 1);
+    return false;
+}
 
 static ir_op negate_cmp(ir_op op)
 {
@@ -106,18 +124,24 @@ static bool is_const(const wmx_program *p, int e, wmx_val v)
 
 /* Reads cond (0/1 valued where it is a comparison) as `loaded cmp other`:
  * true and the parts when it is one. */
-static bool as_comparison(const wmx_program *p, int e, int loaded, ir_op *cmp, int *other)
+static bool as_comparison(wmx_program *p, int e, int loaded, ir_op *cmp, int *other)
 {
     bool neg = false;
     for (int guard = 0; guard < 16 && e >= 0; guard++) {
         const ir_expr *x = &p->exprs[e];
-        if (x->op == OP_NOT) {
+        if (x->op == OP_NOT || (x->op == OP_XOR && is_const(p, x->b, 1) && is_truth(p, x->a, 0))) {
+            /* !c, and C's `!v` on a comparison: c ^ 1 */
             neg = !neg;
             e = x->a;
-        } else if ((x->op == OP_AND && is_const(p, x->b, 1) && x->a >= 0 && is_cmp(p->exprs[x->a].op)) ||
-                   (x->op == OP_NE && is_const(p, x->b, 0) && x->a >= 0 && is_cmp(p->exprs[x->a].op))) {
+        } else if (x->op == OP_REG && x->reg == loaded) {
+            /* the value read used as a truth value: v != 0 */
+            *other = ir_const(p, 0);
+            *cmp = neg ? OP_EQ : OP_NE;
+            return true;
+        } else if ((x->op == OP_AND && is_const(p, x->b, 1) && is_truth(p, x->a, 0)) ||
+                   (x->op == OP_NE && is_const(p, x->b, 0) && is_truth(p, x->a, 0))) {
             e = x->a;
-        } else if (x->op == OP_EQ && is_const(p, x->b, 0) && x->a >= 0 && is_cmp(p->exprs[x->a].op)) {
+        } else if (x->op == OP_EQ && is_const(p, x->b, 0) && is_truth(p, x->a, 0)) {
             neg = !neg;
             e = x->a;
         } else if (is_cmp(x->op)) {
@@ -238,7 +262,7 @@ int spin_to_await(wmx_program *p)
             }
         }
         for (int s = 0; s < th->ninstrs; s++) {
-            if (!is_spin_block(p, &th->instrs[s]))
+            if (!is_spin_block(p, &th->instrs[s]) || !th->instrs[s].spin)
                 continue;
             if (why[s]) {
                 wmx_strbuf b = { 0 };
