@@ -186,6 +186,10 @@ static const char *try_jump(wmx_program *p, int t, int j, bool block_when_true)
         return rd->kind == I_AWAIT ? NULL : "its exit test is not decided by one load";
     if (rd->dst < 0)
         return "its exit test does not use the value read";
+    /* a __VERIFIER_nondet value (a cell of its own, core/cfront.c): its
+     * runs that abort stay aborted runs, as the user wrote them */
+    if (rd->addr.var >= 0 && strncmp(p->vars[rd->addr.var].name, "$nondet.", 8) == 0)
+        return "it tests a __VERIFIER_nondet value";
     subst s = { p, wmx_malloc((size_t)(th->nregs ? th->nregs : 1) * sizeof(int)), th->nregs, rd->dst, 0 };
     for (int r = 0; r < th->nregs; r++)
         s.env[r] = -1;
