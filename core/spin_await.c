@@ -173,7 +173,7 @@ static void set_text(ir_instr *in, const char *text)
 
 /* Tries the conditional jump j whose one side blocks at a spin assume.
  * NULL when it rewrote the read before it, else why not. */
-static const char *try_jump(wmx_program *p, int t, int j, bool block_when_true)
+static const char *try_jump(wmx_program *p, int t, int j, bool block_when_true, bool spin)
 {
     ir_thread *th = &p->threads[t];
     int k = j - 1;
@@ -182,6 +182,19 @@ static const char *try_jump(wmx_program *p, int t, int j, bool block_when_true)
     if (k < 0)
         return "its exit test reads no memory";
     ir_instr *rd = &th->instrs[k];
+    if (!spin) {
+        /* abort() or assume(false): only the first read of an SV-COMP
+         * atomic section (`if (!(m == 0)) abort(); m = 1;`, which
+         * cfront's sections then make one cas); elsewhere the run stays
+         * an aborted one, as the user wrote it */
+        int b = k - 1;
+        while (b >= 0 && (th->instrs[b].kind == I_LET || th->instrs[b].kind == I_NOP))
+            b--;
+        const ir_instr *lk = b >= 0 ? &th->instrs[b] : NULL;
+        if (!lk || lk->kind != I_CAS || !lk->blocking || lk->addr.var < 0 ||
+            strcmp(p->vars[lk->addr.var].name, "$atomic") != 0)
+            return "not in an atomic section";
+    }
     if (rd->kind != I_LOAD && rd->kind != I_XCHG)
         return rd->kind == I_AWAIT ? NULL : "its exit test is not decided by one load";
     if (rd->dst < 0)
@@ -256,7 +269,7 @@ int spin_to_await(wmx_program *p)
             if ((taken >= 0) == (fall >= 0))
                 continue;
             int s = taken >= 0 ? taken : fall;
-            const char *w = try_jump(p, t, j, taken >= 0);
+            const char *w = try_jump(p, t, j, taken >= 0, th->instrs[s].spin);
             if (w) {
                 if (!why[s])
                     why[s] = w;

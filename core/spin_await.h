@@ -9,8 +9,10 @@
  * exchange into an exchange-await): the explorers then never let it read a
  * value that blocks.  Exact: the runs that leave the loop are the same, and
  * a run that would have blocked at the assume now waits at the await.
- * The same holds for any assume(false) that throws its run away: abort()
- * (SV-COMP's `if (!(m == 0)) abort();`) and assume(false) itself.
+ * The same holds for any assume(false) that throws its run away (abort(),
+ * assume(false)); those are rewritten only where an SV-COMP atomic section
+ * begins (`if (!(m == 0)) abort(); m = 1;`), so that elsewhere an aborted
+ * run stays one, with its reason.
  */
 #ifndef WMX_SPIN_AWAIT_H
 #define WMX_SPIN_AWAIT_H
