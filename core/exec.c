@@ -85,6 +85,7 @@ wmx_exec *exec_copy(const wmx_exec *x)
     memcpy(y->tstart, x->tstart, ((size_t)x->nthreads + 1) * sizeof *y->tstart);
     y->obs_cell = wmx_malloc((size_t)(x->nobs + 1) * sizeof(int));
     y->obs_writer = wmx_malloc((size_t)(x->nobs + 1) * sizeof(int));
+    y->obs_cap = x->nobs + 1;
     memcpy(y->obs_cell, x->obs_cell ? x->obs_cell : y->obs_cell, (size_t)x->nobs * sizeof(int));
     memcpy(y->obs_writer, x->obs_writer ? x->obs_writer : y->obs_writer, (size_t)x->nobs * sizeof(int));
     return y;
@@ -175,11 +176,28 @@ void exec_set_observer(wmx_exec *x, int cell, int writer)
             x->obs_writer[i] = writer;
             return;
         }
-    x->obs_cell = wmx_realloc(x->obs_cell, (size_t)(x->nobs + 1) * sizeof(int));
-    x->obs_writer = wmx_realloc(x->obs_writer, (size_t)(x->nobs + 1) * sizeof(int));
+    if (x->nobs >= x->obs_cap) {
+        /* room doubles: rfsmc sets observers one by one, thousands deep */
+        x->obs_cap = x->nobs < 8 ? 8 : 2 * x->nobs;
+        x->obs_cell = wmx_realloc(x->obs_cell, (size_t)x->obs_cap * sizeof(int));
+        x->obs_writer = wmx_realloc(x->obs_writer, (size_t)x->obs_cap * sizeof(int));
+    }
     x->obs_cell[x->nobs] = cell;
     x->obs_writer[x->nobs] = writer;
     x->nobs++;
+}
+
+void exec_put_observer(wmx_exec *x, int i, int cell, int writer)
+{
+    x->nobs = i;
+    if (x->nobs >= x->obs_cap) {
+        x->obs_cap = x->nobs < 8 ? 8 : 2 * x->nobs;
+        x->obs_cell = wmx_realloc(x->obs_cell, (size_t)x->obs_cap * sizeof(int));
+        x->obs_writer = wmx_realloc(x->obs_writer, (size_t)x->obs_cap * sizeof(int));
+    }
+    x->obs_cell[i] = cell;
+    x->obs_writer[i] = writer;
+    x->nobs = i + 1;
 }
 
 wmx_exec *exec_from_events(const wmx_program *prog, wmx_model model,

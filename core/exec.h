@@ -53,7 +53,7 @@ typedef struct wmx_exec {
     int *tstart;               /* nthreads + 1: events of thread t are [tstart[t], tstart[t+1]) */
     /* observers: the final memory-writer of selected cells (index of a
      * write event, -1 = initial value); nobs entries, cells in obs_cell */
-    int nobs;
+    int nobs, obs_cap;
     int *obs_cell;
     int *obs_writer;
 } wmx_exec;
@@ -86,6 +86,9 @@ wmx_exec *exec_copy(const wmx_exec *x);
 int exec_find(const wmx_exec *x, int thread, int index);
 /* Adds (or replaces) an observer: cell's final value comes from writer. */
 void exec_set_observer(wmx_exec *x, int cell, int writer);
+/* Makes observer i (of cell, by writer) the last one: no search, for
+ * callers that set distinct cells in order (rfsmc's final writers). */
+void exec_put_observer(wmx_exec *x, int i, int cell, int writer);
 
 /* Names for people: "P0.2" / "init" and "P0.2 r x=1 (line 4: r0 = x)". */
 const char *exec_event_name(const wmx_exec *x, int e, char *buf, size_t n);

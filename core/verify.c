@@ -129,9 +129,12 @@ verify_prefix *verify_prefix_new(const wmx_exec *x, wmx_model model)
         p->curw[c] = -1;
         p->obs[c] = -2;
     }
-    /* queues: TSO one per thread, PSO one per (thread, cell) used */
-    int *qid = wmx_malloc(((size_t)k * c1 + 1) * sizeof(int));
-    for (size_t i = 0; i < (size_t)k * c1; i++)
+    /* queues: TSO one per thread, PSO one per (thread, cell) used (the
+     * table is per thread under TSO: rfsmc checks often, on programs with
+     * thousands of cells) */
+    size_t stride = model == MODEL_PSO ? c1 : 1, nkeys = model == MODEL_SC ? 0 : (size_t)k * stride;
+    int *qid = wmx_malloc((nkeys + 1) * sizeof(int));
+    for (size_t i = 0; i < nkeys; i++)
         qid[i] = -1;
     int nq = 0;
     int *qcount = NULL;
@@ -140,7 +143,7 @@ verify_prefix *verify_prefix_new(const wmx_exec *x, wmx_model model)
         p->qof[e] = -1;
         if (model == MODEL_SC || v->kind != X_WRITE)
             continue;
-        size_t key = model == MODEL_TSO ? (size_t)v->thread * c1 : (size_t)v->thread * c1 + (size_t)v->cell;
+        size_t key = model == MODEL_TSO ? (size_t)v->thread : (size_t)v->thread * c1 + (size_t)v->cell;
         if (qid[key] < 0) {
             qid[key] = nq++;
             qcount = wmx_realloc(qcount, (size_t)nq * sizeof(int));
