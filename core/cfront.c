@@ -4015,9 +4015,15 @@ static void do_alloca(cfront *c, LLVMValueRef in)
             return;
         }
         cval cnt = val(c, p_LLVMGetOperand(in, 0));
-        if (cnt.kind != CV_CONST || cnt.c != 1) {
-            fail(c, in, "unsupported: a variable-length array");
+        if (cnt.kind != CV_CONST || cnt.c < 1 || cnt.c > 65536 || (long)n * cnt.c > (1L << 20)) {
+            fail(c, in, "unsupported: a variable-length array whose length is not known while translating");
             return;
+        }
+        if (cnt.c > 1) {
+            /* a variable-length array of a length known here (pthread_t
+             * t[n] with n fixed by main): an array of that many */
+            t = p_LLVMArrayType(t, (unsigned)cnt.c);
+            n = type_cells(t);
         }
         char name[128];
         snprintf(name, sizeof name, "%s.%s", c->p->threads[c->t].name, vname(in));

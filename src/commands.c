@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef WMX_VERSION
 #define WMX_VERSION "0.1.0"
@@ -217,6 +218,35 @@ static wmx_program *explore_auto_unroll(cmd_ctx *ctx, const char *file, wmx_prog
     return owned;
 }
 
+/* A long batch run says how far it got on stderr when that is a terminal
+ * (stdout may be a file): one line, redrawn twice a second after the first
+ * second, erased before the report. */
+typedef struct batch_progress {
+    FILE *err;
+    double next;
+    bool shown;
+} batch_progress;
+
+static void batch_progress_show(const explore_progress *pr, void *ud)
+{
+    batch_progress *bp = ud;
+    if (pr->elapsed_s < 1.0 || pr->elapsed_s < bp->next)
+        return;
+    bp->next = pr->elapsed_s + 0.5;
+    fprintf(bp->err, "\r\033[Kexploring: %ld complete, %ld blocked, %ld events, %.0f s", pr->traces, pr->blocked,
+            pr->events, pr->elapsed_s);
+    fflush(bp->err);
+    bp->shown = true;
+}
+
+static void batch_progress_end(batch_progress *bp)
+{
+    if (bp->shown) {
+        fprintf(bp->err, "\r\033[K");
+        fflush(bp->err);
+    }
+}
+
 static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
 {
     int pgas_rc;
@@ -335,8 +365,13 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
         ir_program_free(owned);
         return EXIT_USAGE;
     }
+    batch_progress bprog = { ctx->err, 0, false };
     if (ctx->explore_before)
         ctx->explore_before(&opts, ctx);
+    else if (!opts.progress && ctx->err && isatty(fileno(ctx->err))) {
+        opts.progress = batch_progress_show;
+        opts.ud = &bprog;
+    }
     int ran;
     if (dump_wut) {
         odpor_ext ext = { .dump_dir = dump_wut };
@@ -348,6 +383,7 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
             p = owned ? owned : p;
         }
     }
+    batch_progress_end(&bprog);
     if (ran < 0) {
         char buf[1024];
         fprintf(ctx->err, "%s\n", wmx_error_format(&err, buf, sizeof buf));

@@ -1,0 +1,166 @@
+#!/bin/sh
+# tests/c_svcomp.sh - C programs written the way SV-COMP's concurrency tasks
+# are (our own, in their style: reach_error, assume_abort_if_not,
+# __VERIFIER_atomic_* locks, condition variables, thread results,
+# nondeterministic inputs, exit, variable-length thread arrays), run as the
+# competition's harness runs them: `wmx explore F.c --model sc --json
+# --timeout 30`.  A task whose error is reachable must exit 1; a safe one
+# exit 0 with at least one complete execution.
+set -u
+WMX=${WMX:-./wmx}
+tmp=${TMPDIR:-/tmp}/wmx-c-svcomp.$$
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+printf 'int main(void) { return 0; }\n' > "$tmp/empty.c"
+if "$WMX" transform "$tmp/empty.c" 2>&1 | grep -q 'C input not built'; then
+    echo "c_svcomp: C input not built; skipped"; exit 0
+fi
+fail=0
+n=0
+bad() { echo "FAIL: $*"; fail=1; }
+prelude='#include <pthread.h>
+#include <assert.h>
+extern void abort(void);
+extern void exit(int);
+void reach_error(void) { assert(0); }
+void assume_abort_if_not(int c) { if (!c) abort(); }
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_atomic_begin(void);
+extern void __VERIFIER_atomic_end(void);
+#define check(e) do { if (!(e)) { ERROR: reach_error(); abort(); } } while (0)
+'
+# task NAME VERDICT: the program on stdin; VERDICT true (safe) or false
+task() {
+    n=$((n + 1))
+    { printf '%s' "$prelude"; cat; } > "$tmp/$1.c"
+    "$WMX" explore "$tmp/$1.c" --model sc --json --timeout 30 > "$tmp/out" 2> "$tmp/err"; rc=$?
+    traces=$(sed -n 's/.*"traces": \([0-9]*\),.*/\1/p' "$tmp/out")
+    if [ "$2" = false ]; then
+        [ $rc = 1 ] || bad "$1 (false): exit $rc, $(head -c 300 "$tmp/err")"
+    else
+        [ $rc = 0 ] && [ "${traces:-0}" -ge 1 ] || bad "$1 (true): exit $rc, ${traces:-no} complete, $(head -c 300 "$tmp/err")"
+    fi
+}
+
+# a lock built of atomic functions (assume inside them), shared counter
+for v in true false; do
+    inc='c = c + 1;'; [ $v = false ] && inc='int t = c; __VERIFIER_atomic_release(); c = t + 1; __VERIFIER_atomic_acquire();'
+    task "atomic-lock-$v" $v <<EOF
+int m, c;
+void __VERIFIER_atomic_acquire(void) { assume_abort_if_not(m == 0); m = 1; }
+void __VERIFIER_atomic_release(void) { assume_abort_if_not(m == 1); m = 0; }
+void *thr(void *a) { __VERIFIER_atomic_acquire(); $inc __VERIFIER_atomic_release(); return 0; }
+int main(void) {
+  pthread_t t1, t2;
+  pthread_create(&t1, 0, thr, 0); pthread_create(&t2, 0, thr, 0);
+  pthread_join(t1, 0); pthread_join(t2, 0);
+  check(c == 2);
+  return 0;
+}
+EOF
+done
+
+# atomic begin/end around a read-modify-write of two variables
+for v in true false; do
+    b='__VERIFIER_atomic_begin();'; e='__VERIFIER_atomic_end();'
+    [ $v = false ] && b='' && e=''
+    task "atomic-section-$v" $v <<EOF
+int x, y;
+void *thr(void *a) { $b x = x + 1; y = y + 1; $e return 0; }
+int main(void) {
+  pthread_t t1, t2;
+  pthread_create(&t1, 0, thr, 0); pthread_create(&t2, 0, thr, 0);
+  $b int a = x, b2 = y; $e
+  check(a == b2);
+  pthread_join(t1, 0); pthread_join(t2, 0);
+  return 0;
+}
+EOF
+done
+
+# a producer/consumer handshake with a condition variable
+for v in true false; do
+    w='while (!ready) pthread_cond_wait(&cv, &mu);'; [ $v = false ] && w=''
+    task "condvar-$v" $v <<EOF
+pthread_mutex_t mu; pthread_cond_t cv; int ready, data;
+void *producer(void *a) { pthread_mutex_lock(&mu); data = 42; ready = 1; pthread_cond_signal(&cv); pthread_mutex_unlock(&mu); return 0; }
+int main(void) {
+  pthread_t p;
+  pthread_create(&p, 0, producer, 0);
+  pthread_mutex_lock(&mu);
+  $w
+  int d = data;
+  pthread_mutex_unlock(&mu);
+  check(d == 42);
+  pthread_join(p, 0);
+  return 0;
+}
+EOF
+done
+
+# a thread's result through pthread_join
+for v in true false; do
+    want=7; [ $v = false ] && want=8
+    task "join-result-$v" $v <<EOF
+void *thr(void *a) { return (void *)7L; }
+int main(void) {
+  pthread_t t; void *r;
+  pthread_create(&t, 0, thr, 0);
+  pthread_join(t, &r);
+  check((long)r == $want);
+  return 0;
+}
+EOF
+done
+
+# nondeterministic input, constrained by assume_abort_if_not
+for v in true false; do
+    bound=3; [ $v = false ] && bound=1
+    task "nondet-$v" $v <<EOF
+int x;
+void *thr(void *a) { int k = __VERIFIER_nondet_int(); assume_abort_if_not(k >= 0 && k <= 1); x = x + k; return 0; }
+int main(void) {
+  pthread_t t1, t2;
+  pthread_create(&t1, 0, thr, 0); pthread_create(&t2, 0, thr, 0);
+  pthread_join(t1, 0); pthread_join(t2, 0);
+  check(x <= $bound);
+  return 0;
+}
+EOF
+done
+
+# exit() in a thread ends the program: what follows never runs
+for v in true false; do
+    e='exit(0);'; [ $v = false ] && e=''
+    task "exit-$v" $v <<EOF
+int flag;
+void *thr(void *a) { flag = 1; $e return 0; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, thr, 0);
+  pthread_join(t, 0);
+  check(flag == 0);
+  return 0;
+}
+EOF
+done
+
+# a variable-length array of threads, its length fixed by main
+for v in true false; do
+    want=3; [ $v = false ] && want=2
+    task "vla-$v" $v <<EOF
+pthread_mutex_t mu; int total;
+void *thr(void *a) { pthread_mutex_lock(&mu); total++; pthread_mutex_unlock(&mu); return 0; }
+int main(int argc, char **argv) {
+  int n = argc + 2;
+  pthread_t t[n];
+  for (int i = 0; i < n; i++) pthread_create(&t[i], 0, thr, 0);
+  for (int i = 0; i < n; i++) pthread_join(t[i], 0);
+  check(total == $want);
+  return 0;
+}
+EOF
+done
+
+[ $fail = 0 ] && echo "c_svcomp: $n SV-COMP-style tasks give their verdicts"
+exit $fail
