@@ -87,6 +87,10 @@ int cfront_take_args(int argc, char **argv, cfront_opts *o, char *err, size_t er
             o->no_spin_assume = 1;
             continue;
         }
+        if (i > 0 && strcmp(a, "--no-plp") == 0) {
+            o->no_plp = 1;
+            continue;
+        }
         /* --plp stays for explore (its note); the translation needs it too */
         if (i > 0 && (strcmp(a, "--plp") == 0 || strncmp(a, "--plp=", 6) == 0))
             o->plp = 1;
@@ -4747,6 +4751,7 @@ static void translate_program(cfront *c, const char *name, const char *path)
             spin_to_await(c->p);
         drop_trivial_sections(c);
         add_nondet_thread(c);
+        c->p->plp = c->plp != 0;
         c->p->nondet_lo = c->nondet_lo;
         c->p->nondet_hi = c->nondet_hi;
     }
@@ -4864,7 +4869,8 @@ static wmx_program *translate_file(const char *path, const cfront_opts *o, const
     c->err = err;
     c->unroll = o && o->unroll > 0 ? o->unroll : CFRONT_DEFAULT_UNROLL;
     c->unroll_given = o && o->unroll_given;
-    c->plp = o && o->plp;
+    /* partial loop purity is on for C, as in GenMC and Nidhugg */
+    c->plp = !(o && o->no_plp) || (o && o->plp);
     c->no_spin_assume = o && o->no_spin_assume;
     c->atomic_var = -1;
     c->nondet_lo = o && o->nondet_given ? o->nondet_lo : CFRONT_NONDET_LO;

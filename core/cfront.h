@@ -26,6 +26,7 @@ typedef struct cfront_opts {
     int unroll;                           /* loop bound; 0 = the default */
     int unroll_given;                     /* the user set --unroll */
     int plp;                              /* --plp: block time rounds of loops that wrote nothing */
+    int no_plp;                           /* --no-plp: C loops without partial loop purity (on by default) */
     int no_spin_assume;                   /* --no-spin-assume: no loop is made an assume */
     int nondet_given;                     /* --nondet LO..HI given */
     long long nondet_lo, nondet_hi;       /* the __VERIFIER_nondet_* domain */

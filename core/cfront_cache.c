@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define CACHE_MAGIC "wmx-cfront-cache 12\n"
+#define CACHE_MAGIC "wmx-cfront-cache 13\n"
 
 /* ---- hashing: two FNV-1a streams, 128 bits --------------------------- */
 
@@ -193,6 +193,7 @@ char *cfront_cache_entry(const char *path, const cfront_opts *o, const char *cla
     hash_long(&h, o ? o->unroll : 0);
     hash_long(&h, o ? o->unroll_given : 0);
     hash_long(&h, o ? o->plp : 0);
+    hash_long(&h, o ? o->no_plp : 0);
     hash_long(&h, o ? o->no_spin_assume : 0);
     hash_long(&h, o ? (long)o->nondet_lo : 0);
     hash_long(&h, o ? (long)o->nondet_hi : 0);
@@ -342,6 +343,7 @@ unsigned char *cfront_cache_encode(const wmx_program *p, size_t *len)
     put_i32(&b, p->has_nondet);
     put_i64(&b, p->nondet_lo);
     put_i64(&b, p->nondet_hi);
+    put_i32(&b, p->plp);
     *len = b.n;
     return b.p;
 }
@@ -656,6 +658,7 @@ wmx_program *cfront_cache_decode(const unsigned char *buf, size_t len)
     p->has_nondet = get_i32(&b) != 0;
     p->nondet_lo = get_i64(&b);
     p->nondet_hi = get_i64(&b);
+    p->plp = get_i32(&b) != 0;
     if (b.bad || b.at != b.n || !program_valid(p)) {
         ir_program_free(p);
         return NULL;

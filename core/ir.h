@@ -223,6 +223,9 @@ typedef struct wmx_program {
      * (clipped to each call's type); has_nondet when the program has one */
     bool has_nondet;
     wmx_val nondet_lo, nondet_hi;
+    /* C input: loops were translated with partial loop purity (a time round
+     * that changed nothing is blocked); --no-plp turns it off */
+    bool plp;
 } wmx_program;
 
 /* ---- construction (used by the parsers) ---------------------------- */

@@ -297,8 +297,8 @@ void report_text(FILE *out, const explore_result *res)
 {
     const wmx_program *p = res->prog;
     char line[4096];
-    fprintf(out, "Test %s under %s, algorithm %s\n", p->name, model_name(res->model),
-            algo_name(res->algo));
+    fprintf(out, "Test %s under %s, algorithm %s%s\n", p->name, model_name(res->model),
+            algo_name(res->algo), p->plp ? " (C loops: partial loop purity on, --no-plp turns it off)" : "");
     fprintf(out, "  %ld trace%s, %ld blocked, %ld events, %.3f s%s%s%s\n", res->traces,
             res->traces == 1 ? "" : "s", res->blocked, res->events, res->time_s,
             res->complete ? "" : "  (PARTIAL: stopped: ", res->complete ? "" : report_stop_text(res),
@@ -524,6 +524,8 @@ void report_json(FILE *out, const explore_result *res)
             model_name(res->model), algo_name(res->algo), res->traces, res->blocked);
     if (p->unroll > 0)
         fprintf(out, " \"unroll\": %d,", p->unroll);
+    if (p->unroll > 0)
+        fprintf(out, " \"plp\": %s,", p->plp ? "true" : "false");
     if (p->has_nondet)
         fprintf(out, " \"nondet\": [%lld, %lld],", (long long)p->nondet_lo, (long long)p->nondet_hi);
     fprintf(out, " \"events\": %ld, \"states\": [", res->events);

@@ -68,11 +68,13 @@ gen() {
 }
 
 i=0; runs=0; plain=0; optioned=0
+TWIN_BASE=--no-plp      # partial loop purity is on by default for C
 while [ $i -lt $nprog ]; do
     gen
-    same_states_with --plp c_plp $i "without and with --plp"
+    same_states_with --plp c_plp $i "without (--no-plp) and with --plp"
     i=$((i + 1))
 done
+TWIN_BASE=
 without=$plain; with=$optioned
 # --plp must have blocked something, or this test checked nothing
 [ "$with" -lt "$without" ] || bad "--plp blocked nothing: $with complete executions with it, $without without"
@@ -111,9 +113,16 @@ EOC
 "$WMX" explore "$tmp/dekker.c" --model tso --plp --json > "$tmp/c"; rc=$?
 [ "$rc" = 0 ] && [ "$(twin_counts "$tmp/c" | cut -d' ' -f1)" = 4 ] && grep -q '"errors": \[\]' "$tmp/c" \
     || bad "Dekker with --plp under TSO: rc=$rc $(twin_counts "$tmp/c"), want 4 complete executions and no failed assert"
-"$WMX" explore "$tmp/dekker.c" --model tso --unroll 4 --json > "$tmp/c"
+"$WMX" explore "$tmp/dekker.c" --model tso --unroll 4 --no-plp --json > "$tmp/c"
 set -- $(twin_counts "$tmp/c")
-[ "${1:-0}" -gt 4 ] || bad "Dekker without --plp at --unroll 4: $1 complete executions, want more than 4"
+[ "${1:-0}" -gt 4 ] || bad "Dekker with --no-plp at --unroll 4: $1 complete executions, want more than 4"
+# partial loop purity is the default for C (as in GenMC and Nidhugg), and
+# the report says so
+"$WMX" explore "$tmp/dekker.c" --model tso --json > "$tmp/c"; rc=$?
+[ "$rc" = 0 ] && [ "$(twin_counts "$tmp/c" | cut -d' ' -f1)" = 4 ] && grep -q '"plp": true' "$tmp/c" \
+    || bad "Dekker by default: rc=$rc $(twin_counts "$tmp/c"), want 4 complete executions and \"plp\": true"
+"$WMX" explore "$tmp/dekker.c" --model tso > "$tmp/c"
+head -1 "$tmp/c" | grep -q 'partial loop purity on, --no-plp turns it off' || bad "the header does not say PLP is on: $(head -1 "$tmp/c")"
 
 [ "$fail" = 0 ] && echo "c_plp: $runs runs ($nprog random programs x sc/tso/pso): the same states with --plp ($with complete executions) as without ($without); Dekker with --plp: 4"
 exit $fail

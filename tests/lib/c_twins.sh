@@ -31,13 +31,13 @@ twin_states() { sed -n 's/.*"states": \(\[[^]]*\]\).*/\1/p' "$1"; }
 twin_counts() { sed -n 's/.*"traces": \([0-9]*\), "blocked": \([0-9]*\),.*/\1 \2/p' "$1"; }
 
 # same_states_with OPTION NAME N WHAT: explores $tmp/p.c (program N) at
-# --unroll 3 under SC, TSO and PSO with rfsmc, as it is and with OPTION;
+# --unroll 3 under SC, TSO and PSO with rfsmc, as it is (plus $TWIN_BASE) and with OPTION;
 # the final states and exit codes must be equal (else the program is kept
 # in /tmp/NAME_fail_N.c and WHAT says how the runs differ).  Adds the
 # complete executions to plain and optioned, the runs to runs.
 same_states_with() {
     for m_ in sc tso pso; do
-        "$WMX" explore "$tmp/p.c" --unroll 3 --model $m_ --algo rfsmc --json > "$tmp/a" 2> "$tmp/e"; ra_=$?
+        "$WMX" explore "$tmp/p.c" --unroll 3 ${TWIN_BASE:-} --model $m_ --algo rfsmc --json > "$tmp/a" 2> "$tmp/e"; ra_=$?
         "$WMX" explore "$tmp/p.c" --unroll 3 $1 --model $m_ --algo rfsmc --json > "$tmp/b" 2>> "$tmp/e"; rb_=$?
         # exit 3 for a run whose every execution was cut (no complete one,
         # nothing checked) stands for the same states as an exit 0
