@@ -448,6 +448,26 @@ static const char *kind_name(ir_kind k)
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 
+/* What a rewritten instruction was and is, in the user's words:
+ * "its read of the flag, now an await that waits until the loop would end". */
+static const char *change_words(const plp_change *ch)
+{
+    switch (ch->from) {
+    case I_LOAD:
+        return ch->to == I_AWAIT ? "was its read, now waits until the loop would end"
+                                 : "was its read";
+    case I_JUMP:
+        return ch->to == I_NOP ? "was its exit test, no longer needed (the wait above ends the loop)"
+             : ch->to == I_ASSUME ? "was its exit test, now assumes the loop ends (a round that "
+                                    "changes nothing is cut)"
+             : "was its exit test";
+    case I_LET:
+        return ch->to == I_JUMP ? "was its round counter, now leaves the loop" : "was its round counter";
+    default:
+        return "rewritten";
+    }
+}
+
 char *plp_format(const wmx_program *p, const plp_result *res)
 {
     size_t cap = 4096, len = 0;
@@ -481,8 +501,14 @@ char *plp_format(const wmx_program *p, const plp_result *res)
             EMIT("  %3d %-6s %-40s%s", i,
                  in->kind == I_CAS && in->blocking ? (in->cmp == OP_EQ ? "lock" : "xawait") : kind_name(in->kind),
                  in->text ? in->text : "", extra);
-            if (ch)
-                EMIT("   // PLP: was %s", kind_name(ch->from));
+            if (ch) {
+                const ir_loop *lp = ch->loop >= 0 && ch->loop < th->nloops ? &th->loops[ch->loop] : NULL;
+                int line = lp && lp->head >= 0 && lp->head < th->ninstrs ? th->instrs[lp->head].loc.line : 0;
+                char where[32] = "the loop";
+                if (line > 0)
+                    snprintf(where, sizeof where, "the loop at line %d", line);
+                EMIT("   // %s: %s", where, change_words(ch));
+            }
             EMIT("\n");
         }
         EMIT("}\n");

@@ -193,5 +193,19 @@ if [ -s "$tmp/dekker2.c" ] && ! grep -q 'C input not built' "$tmp/r2.out"; then
         echo "FAIL [blocked-text-merged]: repeated sets in the summary:"; cat "$tmp/b.tdups"; fail=$((fail + 1)); fi
 fi
 
+# 15. doc/games.md's JSON table says what `exact` and `k` are, and the
+# output agrees: the collapse (exact, k null), a write-bounded variant
+# (exact, k = the write bound), --k N (not exact, k = N)
+must games-doc-exact '| `exact` | true when the answer is the game.s own: the finite collapse (never/never), or the K-bounded game' doc/games.md
+must games-doc-k '| `k` | `null` for the finite collapse; else the bound the answer is for' doc/games.md
+mustnot games-doc-old 'true only for the finite collapse' doc/games.md
+g=examples/games/flush-race.game
+"$WMX" game $g --json > "$tmp/g1.json" 2>&1
+must games-collapse '"exact": true, "k": null, "bound": "exact"' "$tmp/g1.json"
+"$WMX" game $g --a-update after --json > "$tmp/g2.json" 2>&1
+must games-write-bound '"exact": true, "k": 1, "bound": "exact"' "$tmp/g2.json"
+"$WMX" game $g --k 2 --json > "$tmp/g3.json" 2>&1
+must games-fixed '"exact": false, "k": 2, "bound": "fixed"' "$tmp/g3.json"
+
 echo "four_users: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -952,7 +952,7 @@ START_TEST(plp_spin)
         collect_free(&c2);
         char *txt = plp_format(rw.prog, &rw);
         ck_assert(strstr(txt, "await(x") != NULL);
-        ck_assert(strstr(txt, "PLP: was load") != NULL);
+        ck_assert_msg(strstr(txt, "was its read, now waits until the loop would end") != NULL, "%s", txt);
         free(txt);
         plp_result_free(&ra);
         plp_result_free(&rw);
