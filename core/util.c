@@ -194,12 +194,21 @@ int wmx_write_file_atomic(const char *path, const char *data, size_t len, wmx_er
         free(tmp);
         return -1;
     }
-    int bad = fwrite(data, 1, len, f) != len;
-    bad |= fflush(f) != 0;
-    bad |= fsync(fileno(f)) != 0 && errno != EINVAL;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        wmx_error_set(err, path, 0, 0, "cannot write: %s", strerror(errno));
+    /* the first failure's errno: later calls may overwrite it */
+    int e = 0;
+    errno = 0;
+    if (fwrite(data, 1, len, f) != len && !e)
+        e = errno ? errno : EIO;
+    if (fflush(f) != 0 && !e)
+        e = errno ? errno : EIO;
+    if (fsync(fileno(f)) != 0 && errno != EINVAL && !e)
+        e = errno;
+    if (fclose(f) != 0 && !e)
+        e = errno ? errno : EIO;
+    if (!e && rename(tmp, path) != 0)
+        e = errno;
+    if (e) {
+        wmx_error_set(err, path, 0, 0, "cannot write: %s", strerror(e));
         unlink(tmp);
         free(tmp);
         return -1;

@@ -3,6 +3,7 @@
 #include "cfront.h"
 #include "cli.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,7 +35,36 @@ static void usage(FILE *out)
                  "2 usage or input error, 3 stopped by a limit or Ctrl-C.\n");
 }
 
+/* Output is never lost silently (issue 47 §7c): stdout is flushed and
+ * closed before exit, and a failed write (a full disk, `> /dev/full`, a
+ * closed descriptor) is an error, exit 2, whatever the command's answer. */
+static int finish(int rc)
+{
+    int earlier = ferror(stdout), bad = 0;
+    errno = 0;
+    if (fflush(stdout) != 0)
+        bad = errno ? errno : EIO;
+    if (fclose(stdout) != 0 && !bad)
+        bad = errno ? errno : EIO;
+    if (bad) {
+        fprintf(stderr, "wmx: cannot write the output: %s\n", strerror(bad));
+        return EXIT_USAGE;
+    }
+    if (earlier) {                  /* a write failed during the run: its errno is gone */
+        fprintf(stderr, "wmx: cannot write the output: a write to the standard output failed\n");
+        return EXIT_USAGE;
+    }
+    return rc;
+}
+
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+    return finish(run(argc, argv));
+}
+
+static int run(int argc, char **argv)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
