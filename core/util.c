@@ -185,11 +185,45 @@ char *wmx_read_file(const char *path, size_t *len, wmx_error *err)
     return buf;
 }
 
+__attribute__((weak)) void wmx_temp_add(const char *path)
+{
+    (void)path;
+}
+
+__attribute__((weak)) void wmx_temp_drop(const char *path)
+{
+    (void)path;
+}
+
+__attribute__((weak)) void wmx_child_add(int pgid)
+{
+    (void)pgid;
+}
+
+__attribute__((weak)) void wmx_child_drop(int pgid)
+{
+    (void)pgid;
+}
+
+void wmx_temp_unlink(const char *path)
+{
+    unlink(path);
+    wmx_temp_drop(path);
+}
+
+const char *wmx_tmpdir(void)
+{
+    const char *d = getenv("TMPDIR");
+    return d && *d ? d : "/tmp";
+}
+
 int wmx_write_file_atomic(const char *path, const char *data, size_t len, wmx_error *err)
 {
     char *tmp = wmx_asprintf("%s.tmp.%ld", path, (long)getpid());
+    wmx_temp_add(tmp);
     FILE *f = fopen(tmp, "wb");
     if (!f) {
+        wmx_temp_drop(tmp);
         wmx_error_set(err, path, 0, 0, "cannot write: %s", strerror(errno));
         free(tmp);
         return -1;
@@ -209,10 +243,11 @@ int wmx_write_file_atomic(const char *path, const char *data, size_t len, wmx_er
         e = errno;
     if (e) {
         wmx_error_set(err, path, 0, 0, "cannot write: %s", strerror(e));
-        unlink(tmp);
+        wmx_temp_unlink(tmp);
         free(tmp);
         return -1;
     }
+    wmx_temp_drop(tmp);
     free(tmp);
     return 0;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "repl.h"
+#include "tempfiles.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -17,8 +18,10 @@ static void on_sigint(int sig)
 {
     (void)sig;
     /* a second Ctrl-C while the first is still being handled kills us */
-    if (interrupted)
+    if (interrupted) {
+        wmx_temp_cleanup_now();
         _exit(130);
+    }
     interrupted = 1;
 }
 
@@ -90,8 +93,12 @@ static int run(int argc, char **argv)
         char *v[] = { "version", NULL };
         return cmd_run(1, v, &ctx);
     }
-    if (argc >= 2 && cmd_find(argv[1]))
+    if (argc >= 2 && cmd_find(argv[1])) {
+        wmx_temp_on_signals();
         return cmd_run(argc - 1, argv + 1, &ctx);
+    }
+    if (argc >= 2 && strcmp(argv[1], "--script") == 0)
+        wmx_temp_on_signals();      /* no terminal to restore */
     if (argc >= 2 && argv[1][0] != '-' && access(argv[1], F_OK) != 0) {
         const char *s = cmd_suggest(argv[1], CMD_BATCH);
         if (s) {

@@ -99,5 +99,70 @@ w=$(want 0 "")
 [ "$(ls "$tmp/w3" | grep -c '^exec-.*\.dot$')" -ge 1 ] || w="${w:+$w, }no DOT files in w3"
 verdict "--dump-wut still writes its files" "$w"
 
+# 4. temp files are removed on SIGTERM and on a second Ctrl-C (issue 47 §7):
+#    a graph export killed mid-way left NAME.svg.tmpXXXXXX beside the target
+awk 'BEGIN { print "var x = 0, y = 0;"; for (t = 0; t < 4; t++) { printf "thread P%d {\n", t;
+  for (i = 0; i < 300; i++) if (i % 2 == 0) printf "  %s = %d;\n", (i % 4 == 0 ? "x" : "y"), i + 1;
+  else printf "  r%d = %s;\n", i % 8, (i % 4 == 1 ? "y" : "x"); print "}" } }' > "$tmp/g.wmx"
+$WMX run "$tmp/g.wmx" --save "$tmp/g.trace" >/dev/null 2>&1
+# wait_for DIR PATTERN: up to 3 s until a file matching PATTERN is in DIR
+wait_for() {
+  i=0
+  while [ $i -lt 60 ]; do
+    ls "$1" 2>/dev/null | grep -q -- "$2" && return 0
+    sleep 0.05; i=$((i + 1))
+  done
+  return 1
+}
+for sigs in "TERM" "INT INT"; do
+  mkdir -p "$tmp/gr"; rm -f "$tmp/gr"/*
+  $WMX graph "$tmp/g.trace" -o "$tmp/gr/g.svg" >/dev/null 2>"$tmp/err" &
+  pid=$!
+  if ! wait_for "$tmp/gr" 'g\.svg\.tmp'; then
+    kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
+    echo "output: skip graph export killed by SIG$sigs: no temp file within 3 s"
+    continue
+  fi
+  start
+  for s in $sigs; do kill -$s $pid; sleep 0.1; done
+  wait $pid; rc=$?
+  w=""
+  case $sigs in TERM) [ $rc = 143 ] || w="exit $rc, want 143" ;; *) [ $rc = 130 ] || w="exit $rc, want 130" ;; esac
+  left=$(ls "$tmp/gr")
+  [ -z "$left" ] || w="${w:+$w, }left behind: $left"
+  verdict "graph export killed by SIG$sigs: no temp file left" "$w"
+done
+
+# 5. the C front end's scratch files go to $TMPDIR (they were always in
+#    /tmp) and are removed, with clang killed, on SIGTERM
+if "$WMX" explore "$top/tests/c/sb.c" --model sc 2>&1 | grep -q 'C input not built'; then
+  echo "output: C input not built; skipping its cases"
+else
+  mkdir -p "$tmp/td"
+  mkfifo "$tmp/fifo"
+  printf '#include "%s"\nint main(void) { return 0; }\n' "$tmp/fifo" > "$tmp/fifo.c"
+  for sig in TERM INT; do
+    rm -f "$tmp/td"/*
+    TMPDIR=$tmp/td WMX_CACHE_DIR=$tmp/cache $WMX explore "$tmp/fifo.c" >/dev/null 2>"$tmp/err" &
+    pid=$!
+    start
+    w=""
+    wait_for "$tmp/td" '^wmx-cfront-' || w="no wmx-cfront-* in \$TMPDIR while clang runs"
+    kill -$sig $pid; wait $pid; rc=$?
+    case $sig in TERM) [ $rc = 143 ] || w="${w:+$w, }exit $rc, want 143" ;; INT) [ $rc = 3 ] || w="${w:+$w, }exit $rc, want 3" ;; esac
+    sleep 0.3                     # clang's own handler removes its files
+    # (after Ctrl-C clang is killed with SIGKILL: its own NAME-XXXXXXXX.tmp may stay)
+    left=$(ls "$tmp/td" | grep -v -- '-[0-9a-f]*\.tmp$')
+    [ -z "$left" ] || w="${w:+$w, }left in \$TMPDIR: $left"
+    [ $sig = TERM ] && ls "$tmp/td" | grep -q . && w="${w:+$w, }left in \$TMPDIR: $(ls "$tmp/td")"
+    if ps -eo args | grep -v grep | grep -q -- "-- $tmp/fifo.c"; then w="${w:+$w, }clang is still running"; fi
+    verdict "C: scratch files in \$TMPDIR, removed on SIG$sig" "$w"
+  done
+  # no clang may outlive the test (it would wait on the FIFO forever)
+  : > "$tmp/fifo" &
+  opener=$!
+  sleep 0.2; kill $opener 2>/dev/null; wait $opener 2>/dev/null
+fi
+
 echo "output: $((n - fail)) of $n as expected"
 [ $fail -eq 0 ]
