@@ -2,6 +2,7 @@
  * memory. */
 #include "budget.h"
 
+#include <math.h>
 #include <ctype.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -162,7 +163,7 @@ int explore_parse_size(const char *s, size_t *out)
         return -1;
     char *end;
     double v = strtod(s, &end);
-    if (end == s || v < 0)
+    if (end == s || !isfinite(v) || v < 0)
         return -1;
     double mult = 1;
     switch (toupper((unsigned char)*end)) {

@@ -14,6 +14,7 @@
 #include "report.h"
 #include "cmd_pgas.h"
 
+#include <math.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,8 +122,9 @@ static int limit_opt(cmd_ctx *ctx, const char *cmd, int argc, char **argv, int *
     } else if (strcmp(a, "--timeout") == 0) {
         char *end;
         double d = v ? strtod(v, &end) : -1;
-        if (!v || *end || d < 0) {
-            fprintf(ctx->err, "wmx %s: --timeout needs seconds\n", cmd);
+        if (!v || *v == '\0' || *end || !isfinite(d) || d < 0) {
+            fprintf(ctx->err, "wmx %s: --timeout needs a finite number of seconds, got '%s'\n", cmd,
+                    v ? v : "nothing");
             return -1;
         }
         o->timeout_s = d;

@@ -8,6 +8,7 @@
 #include "plp.h"
 #include "cmd_pgas.h"
 
+#include <math.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -75,7 +76,8 @@ static int parse_double(cmd_ctx *ctx, const char *opt, const char *s, double *ou
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || *s == '\0' || *end != '\0' || v < 0) {
+    /* nan and inf are not numbers of seconds (inf passed as "no limit") */
+    if (errno || *s == '\0' || *end != '\0' || !isfinite(v) || v < 0) {
         fprintf(ctx->err, "wmx: %s: expected a non-negative number of seconds, got '%s'\n", opt, s);
         return -1;
     }

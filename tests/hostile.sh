@@ -286,6 +286,23 @@ else
   unset WMX_CACHE_DIR
 fi
 
+# 11. --timeout nan|inf were taken as "no limit" (issue 47 §7b): refused,
+#     exit 2, by every command that takes --timeout; --max-memory nan too
+pg="$(pwd)/examples/pgas/1to1.wmx"
+game1="$(pwd)/examples/games/two-processes.game"
+for v in nan inf NaN infinity; do
+  for cmd in explore robust check; do
+    expect "$cmd --timeout $v" 2 =2 "expected a non-negative number of seconds, got '$v'" -- \
+      $cmd "$sb" --timeout $v
+  done
+  expect "PGAS explore --timeout $v" 2 =2 "--timeout needs a finite number of seconds" -- explore "$pg" --timeout $v
+  expect "PGAS robust --timeout $v" 2 =2 "--timeout needs a finite number of seconds" -- robust "$pg" --timeout $v
+  expect "game --timeout $v" 2 =2 "expected a positive number of seconds, got '$v'" -- game "$game1" --timeout $v
+done
+"$WMX" run "$sb" --save "$tmp/sb.trace" >/dev/null 2>&1
+expect "check TRACE --timeout inf" 2 =2 "got 'inf'" -- check "$tmp/sb.trace" --timeout inf
+expect "--max-memory nan" 2 =2 "got 'nan'" -- explore "$sb" --max-memory nan
+
 # 7. Ctrl-C: SIGINT after 1 s ends the run with a partial report
 n=$((n + 1))
 t0=$(now)
