@@ -108,9 +108,9 @@ bool explore_check_limits(explore_clock *c, const explore_opts *o, explore_resul
         size_t rss = explore_rss();
         if (rss > o->max_memory) {
             char a[32], b[32];
-            explore_stop(res, "memory limit", "memory limit %s reached (resident %s)",
+            explore_stop(res, "memory limit", "memory limit %s reached (resident %s%s)",
                          explore_format_size(o->max_memory, a, sizeof a),
-                         explore_format_size(rss, b, sizeof b));
+                         explore_format_size(rss, b, sizeof b), explore_memory_hint(o));
             return true;
         }
     }
@@ -131,10 +131,10 @@ bool explore_reserve(explore_clock *c, const explore_opts *o, explore_result *re
     if (rss + bytes <= o->max_memory && bytes <= o->max_memory)
         return false;
     char a[32], b2[32], c2[32];
-    explore_stop(res, "memory limit", "memory limit %s reached (resident %s, %s more needed)",
+    explore_stop(res, "memory limit", "memory limit %s reached (resident %s, %s more needed%s)",
                  explore_format_size(o->max_memory, a, sizeof a),
                  explore_format_size(rss, b2, sizeof b2),
-                 explore_format_size(bytes, c2, sizeof c2));
+                 explore_format_size(bytes, c2, sizeof c2), explore_memory_hint(o));
     return true;
 }
 
