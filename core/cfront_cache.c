@@ -762,7 +762,6 @@ static void write_entry(const char *entry, const unsigned char *data, size_t n)
         free(tmp);
         return;
     }
-    wmx_temp_add(tmp);
     size_t done = 0;
     while (done < n) {
         ssize_t k = write(fd, data + done, n - done);
@@ -773,9 +772,7 @@ static void write_entry(const char *entry, const unsigned char *data, size_t n)
         done += (size_t)k;
     }
     if (close(fd) != 0 || done != n || rename(tmp, entry) != 0)
-        wmx_temp_unlink(tmp);
-    else
-        wmx_temp_drop(tmp);
+        unlink(tmp);
     free(tmp);
 }
 
