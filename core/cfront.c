@@ -2789,16 +2789,6 @@ static int leads_to_discard(const wmx_program *p, const ir_thread *th, int i)
     return 0;
 }
 
-static int expr_uses(const wmx_program *p, int e, int reg, int depth)
-{
-    if (e < 0 || depth > 200)
-        return depth > 200;
-    const ir_expr *x = &p->exprs[e];
-    if (x->op == OP_REG)
-        return x->reg == reg;
-    return expr_uses(p, x->a, reg, depth + 1) || expr_uses(p, x->b, reg, depth + 1);
-}
-
 /* The cell a variable operand with a constant index names, or -1. */
 static long fixed_cell(const wmx_program *p, const ir_addr *a)
 {
@@ -2849,10 +2839,10 @@ static void fuse_section_rmw(cfront *c, ir_thread *th, int var, int lock)
     if (k <= j || k >= th->ninstrs)
         return;
     ir_instr *st = &th->instrs[k];
-    if (st->kind != I_STORE || fixed_cell(c->p, &st->addr) != cell || expr_uses(c->p, st->e1, aw->dst, 0))
+    if (st->kind != I_STORE || fixed_cell(c->p, &st->addr) != cell || ir_expr_uses(c->p, st->e1, aw->dst))
         return;
     for (int i = 0; i < nlets; i++)
-        if (expr_uses(c->p, st->e1, lets[i], 0))
+        if (ir_expr_uses(c->p, st->e1, lets[i]))
             return;
     int u = k + 1;
     while (u < th->ninstrs && (th->instrs[u].kind == I_LET || th->instrs[u].kind == I_NOP))

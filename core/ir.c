@@ -448,3 +448,42 @@ void ir_cond_format(const wmx_program *p, int c, char *buf, size_t n)
     size_t left = n;
     cond_fmt(p, c, &out, &left, 0);
 }
+
+bool ir_op_is_cmp(ir_op op) { return op >= OP_EQ && op <= OP_GE; }
+
+ir_op ir_cmp_negate(ir_op op)
+{
+    switch (op) {
+    case OP_EQ: return OP_NE;
+    case OP_NE: return OP_EQ;
+    case OP_LT: return OP_GE;
+    case OP_GE: return OP_LT;
+    case OP_GT: return OP_LE;
+    default:    return OP_GT;   /* OP_LE */
+    }
+}
+
+ir_op ir_cmp_swap(ir_op op)
+{
+    switch (op) {
+    case OP_LT: return OP_GT;
+    case OP_GT: return OP_LT;
+    case OP_LE: return OP_GE;
+    case OP_GE: return OP_LE;
+    default:    return op;
+    }
+}
+
+static bool expr_uses_at(const wmx_program *p, int e, int reg, int depth)
+{
+    if (e < 0)
+        return false;
+    if (depth > 200)
+        return true;
+    const ir_expr *x = &p->exprs[e];
+    if (x->op == OP_REG)
+        return x->reg == reg;
+    return expr_uses_at(p, x->a, reg, depth + 1) || expr_uses_at(p, x->b, reg, depth + 1);
+}
+
+bool ir_expr_uses(const wmx_program *p, int e, int reg) { return expr_uses_at(p, e, reg, 0); }

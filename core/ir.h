@@ -266,6 +266,14 @@ int ir_add_cond(wmx_program *p, const ir_cond *c);
 wmx_val ir_eval(const wmx_program *p, int e, const wmx_val *regs, bool *fault);
 /* a `cmp` b, for an await's comparison (OP_EQ .. OP_GE) */
 bool ir_cmp_holds(ir_op cmp, wmx_val a, wmx_val b);
+/* Comparisons (OP_EQ .. OP_GE): whether op is one; !(a op b) as a
+ * comparison; and the op with b op' a == a op b. */
+bool ir_op_is_cmp(ir_op op);
+ir_op ir_cmp_negate(ir_op op);
+ir_op ir_cmp_swap(ir_op op);
+/* Whether expression e reads register reg (true too for a tree deeper
+ * than the rewrites look at). */
+bool ir_expr_uses(const wmx_program *p, int e, int reg);
 
 /* The byte address standing for a cell (used for pointer values). */
 wmx_val ir_cell_address(const wmx_program *p, int cell);

@@ -148,31 +148,6 @@ static bool iteration_leaves_nothing(const wmx_program *p, const ir_thread *th, 
     return ok;
 }
 
-static ir_op flip_cmp(ir_op op)
-{
-    switch (op) {
-    case OP_EQ: return OP_NE;
-    case OP_NE: return OP_EQ;
-    case OP_LT: return OP_GE;
-    case OP_GE: return OP_LT;
-    case OP_GT: return OP_LE;
-    default:    return OP_GT;   /* OP_LE */
-    }
-}
-
-static ir_op swap_cmp(ir_op op)
-{
-    switch (op) {
-    case OP_LT: return OP_GT;
-    case OP_GT: return OP_LT;
-    case OP_LE: return OP_GE;
-    case OP_GE: return OP_LE;
-    default:    return op;
-    }
-}
-
-static bool is_cmp(ir_op op) { return op >= OP_EQ && op <= OP_GE; }
-
 /* Reads e as (register r) cmp K where K does not read `loopregs`. */
 static bool as_test(wmx_program *p, int e, int r, const bool *loopregs, ir_op *cmp, int *k)
 {
@@ -180,7 +155,7 @@ static bool as_test(wmx_program *p, int e, int r, const bool *loopregs, ir_op *c
     if (x.op == OP_NOT) {
         if (!as_test(p, x.a, r, loopregs, cmp, k))
             return false;
-        *cmp = flip_cmp(*cmp);
+        *cmp = ir_cmp_negate(*cmp);
         return true;
     }
     if (x.op == OP_REG && x.reg == r) {
@@ -188,7 +163,7 @@ static bool as_test(wmx_program *p, int e, int r, const bool *loopregs, ir_op *c
         *k = ir_const(p, 0);
         return true;
     }
-    if (!is_cmp(x.op))
+    if (!ir_op_is_cmp(x.op))
         return false;
     const ir_expr a = p->exprs[x.a], b = p->exprs[x.b];
     if (a.op == OP_REG && a.reg == r && !expr_reads_any(p, x.b, loopregs)) {
@@ -197,7 +172,7 @@ static bool as_test(wmx_program *p, int e, int r, const bool *loopregs, ir_op *c
         return true;
     }
     if (b.op == OP_REG && b.reg == r && !expr_reads_any(p, x.a, loopregs)) {
-        *cmp = swap_cmp(x.op);
+        *cmp = ir_cmp_swap(x.op);
         *k = x.a;
         return true;
     }

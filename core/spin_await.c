@@ -33,8 +33,6 @@ static int reaches_spin(const wmx_program *p, const ir_thread *th, int i)
     return -1;
 }
 
-static bool is_cmp(ir_op op) { return op >= OP_EQ && op <= OP_GE; }
-
 static bool is_const(const wmx_program *p, int e, wmx_val v);
 
 /* An expression whose value is 0 or 1: a comparison, !, and C's i1
@@ -44,35 +42,11 @@ static bool is_truth(const wmx_program *p, int e, int depth)
     if (e < 0 || depth > 32)
         return false;
     const ir_expr *x = &p->exprs[e];
-    if (is_cmp(x->op) || x->op == OP_NOT || x->op == OP_LAND || x->op == OP_LOR)
+    if (ir_op_is_cmp(x->op) || x->op == OP_NOT || x->op == OP_LAND || x->op == OP_LOR)
         return true;
     if ((x->op == OP_XOR || x->op == OP_AND) && is_const(p, x->b, 1))
         return is_truth(p, x->a, depth + 1);
     return false;
-}
-
-static ir_op negate_cmp(ir_op op)
-{
-    switch (op) {
-    case OP_EQ: return OP_NE;
-    case OP_NE: return OP_EQ;
-    case OP_LT: return OP_GE;
-    case OP_GE: return OP_LT;
-    case OP_GT: return OP_LE;
-    default: return OP_GT;   /* OP_LE */
-    }
-}
-
-/* a op b  ==  b flip(op) a */
-static ir_op flip_cmp(ir_op op)
-{
-    switch (op) {
-    case OP_LT: return OP_GT;
-    case OP_GT: return OP_LT;
-    case OP_LE: return OP_GE;
-    case OP_GE: return OP_LE;
-    default: return op;
-    }
 }
 
 /* The symbolic value of each register after the lets that follow the load:
@@ -107,16 +81,6 @@ static int subst_expr(subst *s, int e)
     return r;
 }
 
-static bool uses_reg(const wmx_program *p, int e, int reg, int depth)
-{
-    if (e < 0 || depth > 200)
-        return depth > 200;
-    const ir_expr *x = &p->exprs[e];
-    if (x->op == OP_REG)
-        return x->reg == reg;
-    return uses_reg(p, x->a, reg, depth + 1) || uses_reg(p, x->b, reg, depth + 1);
-}
-
 static bool is_const(const wmx_program *p, int e, wmx_val v)
 {
     return e >= 0 && p->exprs[e].op == OP_CONST && p->exprs[e].value == v;
@@ -144,19 +108,19 @@ static bool as_comparison(wmx_program *p, int e, int loaded, ir_op *cmp, int *ot
         } else if (x->op == OP_EQ && is_const(p, x->b, 0) && is_truth(p, x->a, 0)) {
             neg = !neg;
             e = x->a;
-        } else if (is_cmp(x->op)) {
+        } else if (ir_op_is_cmp(x->op)) {
             ir_op op = x->op;
             int a = x->a, b = x->b;
-            if (a >= 0 && p->exprs[a].op == OP_REG && p->exprs[a].reg == loaded && !uses_reg(p, b, loaded, 0)) {
+            if (a >= 0 && p->exprs[a].op == OP_REG && p->exprs[a].reg == loaded && !ir_expr_uses(p, b, loaded)) {
                 *other = b;
             } else if (b >= 0 && p->exprs[b].op == OP_REG && p->exprs[b].reg == loaded &&
-                       !uses_reg(p, a, loaded, 0)) {
+                       !ir_expr_uses(p, a, loaded)) {
                 *other = a;
-                op = flip_cmp(op);
+                op = ir_cmp_swap(op);
             } else {
                 return false;
             }
-            *cmp = neg ? negate_cmp(op) : op;
+            *cmp = neg ? ir_cmp_negate(op) : op;
             return true;
         } else {
             return false;
@@ -230,7 +194,7 @@ static const char *try_jump(wmx_program *p, int t, int j, bool block_when_true, 
     if (why)
         return why;
     /* the read passes when the loop is left */
-    ir_op pass = block_when_true ? negate_cmp(cmp) : cmp;
+    ir_op pass = block_when_true ? ir_cmp_negate(cmp) : cmp;
     if (rd->kind == I_LOAD) {
         rd->kind = I_AWAIT;
         rd->cmp = pass;
