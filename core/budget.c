@@ -2,6 +2,7 @@
  * memory. */
 #include "budget.h"
 
+#include <math.h>
 #include <ctype.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -107,9 +108,9 @@ bool explore_check_limits(explore_clock *c, const explore_opts *o, explore_resul
         size_t rss = explore_rss();
         if (rss > o->max_memory) {
             char a[32], b[32];
-            explore_stop(res, "memory limit", "memory limit %s reached (resident %s)",
+            explore_stop(res, "memory limit", "memory limit %s reached (resident %s%s)",
                          explore_format_size(o->max_memory, a, sizeof a),
-                         explore_format_size(rss, b, sizeof b));
+                         explore_format_size(rss, b, sizeof b), explore_memory_hint(o));
             return true;
         }
     }
@@ -130,10 +131,10 @@ bool explore_reserve(explore_clock *c, const explore_opts *o, explore_result *re
     if (rss + bytes <= o->max_memory && bytes <= o->max_memory)
         return false;
     char a[32], b2[32], c2[32];
-    explore_stop(res, "memory limit", "memory limit %s reached (resident %s, %s more needed)",
+    explore_stop(res, "memory limit", "memory limit %s reached (resident %s, %s more needed%s)",
                  explore_format_size(o->max_memory, a, sizeof a),
                  explore_format_size(rss, b2, sizeof b2),
-                 explore_format_size(bytes, c2, sizeof c2));
+                 explore_format_size(bytes, c2, sizeof c2), explore_memory_hint(o));
     return true;
 }
 
@@ -162,7 +163,7 @@ int explore_parse_size(const char *s, size_t *out)
         return -1;
     char *end;
     double v = strtod(s, &end);
-    if (end == s || v < 0)
+    if (end == s || !isfinite(v) || v < 0)
         return -1;
     double mult = 1;
     switch (toupper((unsigned char)*end)) {

@@ -4390,6 +4390,7 @@ static int clang_start(const char *path, const cfront_opts *o, const char *out, 
         _exit(127);
     }
     setpgid(pid, pid);              /* as the child does: whichever runs first */
+    wmx_child_add(pid);             /* killed if wmx is (SIGTERM) */
     close(pipefd[1]);
     fcntl(pipefd[0], F_SETFD, FD_CLOEXEC);
     run->pid = pid;
@@ -4454,6 +4455,7 @@ static char *clang_wait(clang_run *run, int *status, int *stopped)
             break;
         }
     }
+    wmx_child_drop(run->pid);
     if (fd >= 0)
         close(fd);
     s[n] = '\0';
@@ -4813,15 +4815,19 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
             return p;
         }
     }
-    char dep[] = "/tmp/wmx-cfront-XXXXXX";
+    /* scratch files go to $TMPDIR and are removed on SIGINT/SIGTERM */
+    char *dep = wmx_asprintf("%s/wmx-cfront-XXXXXX", wmx_tmpdir());
     int fd = entry ? mkstemp(dep) : -1;
-    if (fd >= 0)
+    if (fd >= 0) {
+        wmx_temp_add(dep);
         close(fd);
+    }
     wmx_program *p = translate_file(path, o, fd >= 0 ? dep : NULL, err);
     if (p && fd >= 0)
         cfront_cache_put(entry, p, dep);
     if (fd >= 0)
-        unlink(dep);
+        wmx_temp_unlink(dep);
+    free(dep);
     free(entry);
     return p;
 }
@@ -4829,27 +4835,30 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
 static wmx_program *translate_file(const char *path, const cfront_opts *o, const char *depfile,
                                    wmx_error *err)
 {
-    char tmpl[] = "/tmp/wmx-cfront-XXXXXX";
+    char tmpl[4096];
+    snprintf(tmpl, sizeof tmpl, "%s/wmx-cfront-XXXXXX", wmx_tmpdir());
     int fd = mkstemp(tmpl);
     if (fd < 0) {
-        wmx_error_set(err, path, 0, 0, "cannot make a temporary file: %s", strerror(errno));
+        wmx_error_set(err, path, 0, 0, "cannot make a temporary file in %s: %s", wmx_tmpdir(),
+                      strerror(errno));
         return NULL;
     }
+    wmx_temp_add(tmpl);
     close(fd);
     char why[300];
     clang_run run;
     if (clang_start(path, o, tmpl, depfile, &run, err) != 0) {
-        unlink(tmpl);
+        wmx_temp_unlink(tmpl);
         return NULL;
     }
     int llvm_ok = llvm_open(why, sizeof why) == 0;
     if (clang_finish(path, &run, err) != 0) {
-        unlink(tmpl);
+        wmx_temp_unlink(tmpl);
         return NULL;
     }
     if (!llvm_ok) {
         wmx_error_set(err, path, 0, 0, "%s", why);
-        unlink(tmpl);
+        wmx_temp_unlink(tmpl);
         return NULL;
     }
     cfront cf;
@@ -4872,11 +4881,11 @@ static wmx_program *translate_file(const char *path, const cfront_opts *o, const
     if (p_LLVMCreateMemoryBufferWithContentsOfFile(tmpl, &buf, &msg) != 0) {
         wmx_error_set(err, path, 0, 0, "cannot read clang's output: %s", msg ? msg : "?");
         p_LLVMDisposeMessage(msg);
-        unlink(tmpl);
+        wmx_temp_unlink(tmpl);
         p_LLVMContextDispose(c->ctx);
         return NULL;
     }
-    unlink(tmpl);
+    wmx_temp_unlink(tmpl);
     if (p_LLVMParseIRInContext(c->ctx, buf, &c->mod, &msg) != 0) {
         wmx_error_set(err, path, 0, 0, "cannot parse clang's output: %s", msg ? msg : "?");
         p_LLVMDisposeMessage(msg);

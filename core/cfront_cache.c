@@ -762,6 +762,7 @@ static void write_entry(const char *entry, const unsigned char *data, size_t n)
         free(tmp);
         return;
     }
+    wmx_temp_add(tmp);
     size_t done = 0;
     while (done < n) {
         ssize_t k = write(fd, data + done, n - done);
@@ -772,7 +773,9 @@ static void write_entry(const char *entry, const unsigned char *data, size_t n)
         done += (size_t)k;
     }
     if (close(fd) != 0 || done != n || rename(tmp, entry) != 0)
-        unlink(tmp);
+        wmx_temp_unlink(tmp);
+    else
+        wmx_temp_drop(tmp);
     free(tmp);
 }
 

@@ -159,6 +159,8 @@ struct odpor_state {
     const explore_opts *opts;
     odpor_ext *ext;
     explore_result *res;
+    bool dump_failed;          /* a --dump-wut file could not be written: dump_err says which */
+    wmx_error dump_err;
     bool ifaa;
     bool **faa_unused;
     int nthreads;
@@ -1040,12 +1042,28 @@ void odpor_write_dot(const odpor_state *s, FILE *f)
 
 static void dump_dot(odpor_state *s)
 {
+    if (s->dump_failed)
+        return;
     char *path = wmx_asprintf("%s/exec-%06ld.dot", s->ext->dump_dir, s->nexec);
-    FILE *f = fopen(path, "w");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    bool ok = f != NULL;
     if (f) {
         odpor_write_dot(s, f);
-        fclose(f);
+        ok = !ferror(f);
+        ok &= fclose(f) == 0;
     }
+    /* checked and atomic: a full disk is an error, never a short file */
+    if (!ok)
+        wmx_error_set(&s->dump_err, path, 0, 0, "cannot write: out of memory");
+    else if (wmx_write_file_atomic(path, text, len, &s->dump_err) != 0)
+        ok = false;
+    if (!ok) {
+        s->dump_failed = true;
+        explore_stop(s->res, "write", "cannot write %s", path);
+    }
+    free(text);
     free(path);
 }
 
@@ -1547,9 +1565,12 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
         run_unit(&st);
     res->time_s = explore_now() - t0;
     explore_finish(res);
+    bool failed = st.dump_failed;
+    if (failed)
+        *err = st.dump_err;
     state_free(&st);
     machine_free(m);
-    return 0;
+    return failed ? -1 : 0;
 }
 
 int explore_odpor(const wmx_program *prog, const explore_opts *opts,

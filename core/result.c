@@ -43,18 +43,52 @@ void explore_stop(explore_result *res, const char *reason, const char *fmt, ...)
     va_end(ap);
 }
 
-size_t explore_default_max_memory(void)
+/* The first number in a one-line file ("max" or no file: 0) */
+static unsigned long long read_limit(const char *path)
 {
-    FILE *f = fopen("/proc/meminfo", "r");
+    FILE *f = fopen(path, "r");
     if (!f)
         return 0;
-    char line[256];
-    unsigned long long kb = 0;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
-            break;
+    unsigned long long v = 0;
+    if (fscanf(f, "%llu", &v) != 1)
+        v = 0;
     fclose(f);
-    return (size_t)(kb * 1024ULL / 2);
+    return v;
+}
+
+size_t explore_memory_size(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    unsigned long long kb = 0;
+    if (f) {
+        char line[256];
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+                break;
+        fclose(f);
+    }
+    unsigned long long total = kb * 1024ULL;
+    /* a container's limit (cgroup v2, then v1; "max" or a huge number: none) */
+    static const char *const limits[] = { "/sys/fs/cgroup/memory.max",
+                                          "/sys/fs/cgroup/memory/memory.limit_in_bytes" };
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+        unsigned long long l = read_limit(limits[i]);
+        if (l > 0 && (total == 0 || l < total))
+            total = l;
+    }
+    return (size_t)total;
+}
+
+size_t explore_default_max_memory(void)
+{
+    return explore_memory_size() / 2;
+}
+
+const char *explore_memory_hint(const explore_opts *o)
+{
+    return o->max_memory_default
+               ? "; the default budget, half of the memory: raise it with --max-memory SIZE, 0 for none"
+               : "";
 }
 
 void explore_opts_init(explore_opts *o)
@@ -63,6 +97,7 @@ void explore_opts_init(explore_opts *o)
     o->model = MODEL_TSO;
     o->algo = ALGO_RFSMC;
     o->max_memory = explore_default_max_memory();
+    o->max_memory_default = true;
 }
 
 /* ---- the observed locations ---- */

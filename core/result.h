@@ -59,7 +59,9 @@ typedef struct explore_opts {
     explore_algo algo;
     long max_traces;             /* 0 = no limit */
     double timeout_s;            /* 0 = no limit */
-    size_t max_memory;           /* resident bytes, 0 = no limit (init: half of RAM) */
+    size_t max_memory;           /* resident bytes, 0 = no limit (init: explore_default_max_memory) */
+    bool max_memory_default;     /* max_memory is the default budget: a stop says so and how
+                                    to raise it (init: true; --max-memory clears it) */
     double started;              /* explore_now() when the command began: --timeout
                                     counts from there (0 = from the run's start) */
     volatile sig_atomic_t *cancel; /* stop when *cancel becomes non-zero */
@@ -76,8 +78,15 @@ typedef struct explore_opts {
 } explore_opts;
 
 void explore_opts_init(explore_opts *o);
-/* The default memory budget: half of the physical memory (0 when unknown). */
+/* The memory wmx may use: the physical memory (MemTotal), or the control
+ * group's limit when that is lower (0 when unknown). */
+size_t explore_memory_size(void);
+/* The default memory budget: half of explore_memory_size(), never all of
+ * it, so one run cannot take the whole machine (0 when unknown). */
 size_t explore_default_max_memory(void);
+/* The words a memory-limit stop ends with when the budget was the default:
+ * what it is and how to raise it ("" otherwise). */
+const char *explore_memory_hint(const explore_opts *o);
 
 /* A distinct final state: the values of the observed locations (see
  * explore_result.observed), how many traces ended in it, and whether the
@@ -169,7 +178,7 @@ typedef struct explore_result {
     bool complete;               /* false when a limit stopped the run */
     const char *stop_reason;     /* "max-traces", "timeout", "interrupted",
                                     "memory limit", "buffer limit" */
-    char stop_text[128];         /* the same in words: "timeout after 5 s" */
+    char stop_text[256];         /* the same in words: "timeout after 5 s" */
     double time_s;
     /* internal: hash index over states (hash << 32 | state + 1, 0 = empty) */
     uint64_t *state_index;

@@ -39,7 +39,7 @@ typedef struct robust_result {
     long nviol_total;
     robust_violation *viol;
     bool complete;             /* false when a limit stopped a run */
-    char stop_text[128];       /* what stopped it ("timeout after 3 s") */
+    char stop_text[256];       /* what stopped it ("timeout after 3 s") */
     /* The fence search (robust_check with find_fences, when not robust).
      * fences_found: fences (nfences sites) make the program robust,
      * verified by re-running; fences_smallest: no smaller set does (else
@@ -53,7 +53,7 @@ typedef struct robust_result {
     int nsites;                /* candidates */
     long fence_sets_tried;     /* fence sets run */
     bool fence_search_complete;
-    char fence_stop_text[128]; /* what cut the search */
+    char fence_stop_text[256]; /* what cut the search */
 } robust_result;
 
 #define ROBUST_MAX_FENCES 4

@@ -185,25 +185,69 @@ char *wmx_read_file(const char *path, size_t *len, wmx_error *err)
     return buf;
 }
 
+__attribute__((weak)) void wmx_temp_add(const char *path)
+{
+    (void)path;
+}
+
+__attribute__((weak)) void wmx_temp_drop(const char *path)
+{
+    (void)path;
+}
+
+__attribute__((weak)) void wmx_child_add(int pgid)
+{
+    (void)pgid;
+}
+
+__attribute__((weak)) void wmx_child_drop(int pgid)
+{
+    (void)pgid;
+}
+
+void wmx_temp_unlink(const char *path)
+{
+    unlink(path);
+    wmx_temp_drop(path);
+}
+
+const char *wmx_tmpdir(void)
+{
+    const char *d = getenv("TMPDIR");
+    return d && *d ? d : "/tmp";
+}
+
 int wmx_write_file_atomic(const char *path, const char *data, size_t len, wmx_error *err)
 {
     char *tmp = wmx_asprintf("%s.tmp.%ld", path, (long)getpid());
+    wmx_temp_add(tmp);
     FILE *f = fopen(tmp, "wb");
     if (!f) {
+        wmx_temp_drop(tmp);
         wmx_error_set(err, path, 0, 0, "cannot write: %s", strerror(errno));
         free(tmp);
         return -1;
     }
-    int bad = fwrite(data, 1, len, f) != len;
-    bad |= fflush(f) != 0;
-    bad |= fsync(fileno(f)) != 0 && errno != EINVAL;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        wmx_error_set(err, path, 0, 0, "cannot write: %s", strerror(errno));
-        unlink(tmp);
+    /* the first failure's errno: later calls may overwrite it */
+    int e = 0;
+    errno = 0;
+    if (fwrite(data, 1, len, f) != len && !e)
+        e = errno ? errno : EIO;
+    if (fflush(f) != 0 && !e)
+        e = errno ? errno : EIO;
+    if (fsync(fileno(f)) != 0 && errno != EINVAL && !e)
+        e = errno;
+    if (fclose(f) != 0 && !e)
+        e = errno ? errno : EIO;
+    if (!e && rename(tmp, path) != 0)
+        e = errno;
+    if (e) {
+        wmx_error_set(err, path, 0, 0, "cannot write: %s", strerror(e));
+        wmx_temp_unlink(tmp);
         free(tmp);
         return -1;
     }
+    wmx_temp_drop(tmp);
     free(tmp);
     return 0;
 }

@@ -64,6 +64,23 @@ char *wmx_read_file(const char *path, size_t *len, wmx_error *err);
  * rename).  Returns 0 on success, -1 with err set. */
 int wmx_write_file_atomic(const char *path, const char *data, size_t len, wmx_error *err);
 
+/* Live temporary files.  Whoever makes a temp file registers it with
+ * wmx_temp_add and ends it with wmx_temp_unlink (or wmx_temp_drop once it was
+ * renamed), so that SIGINT/SIGTERM can remove what is left (issue 47 §7).
+ * The process's registry and its signal-safe cleanup live in src/tempfiles.c;
+ * core keeps no state: the defaults here (weak, for unit tests and fuzz
+ * targets, which install no handler) do nothing. */
+void wmx_temp_add(const char *path);
+void wmx_temp_drop(const char *path);
+/* Child process groups (clang's) to kill with SIGKILL on SIGTERM, so that
+ * none outlives wmx and writes a scratch file after the cleanup. */
+void wmx_child_add(int pgid);
+void wmx_child_drop(int pgid);
+/* unlink(path), then wmx_temp_drop(path) */
+void wmx_temp_unlink(const char *path);
+/* $TMPDIR when set and not empty, else "/tmp" */
+const char *wmx_tmpdir(void);
+
 /* A growing string: append with wmx_strbuf_printf; `s` (NULL while empty)
  * belongs to whoever holds the struct and is freed with free(). */
 typedef struct wmx_strbuf {

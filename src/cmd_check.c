@@ -356,6 +356,7 @@ static int check_outcome(cmd_ctx *ctx, const char *file, const char *outcome, bo
     o.cancel = ctx->cancel;
     o.timeout_s = lim->timeout_s;
     o.max_memory = lim->max_memory;
+    o.max_memory_default = lim->max_memory_default;
     o.max_traces = lim->max_traces;
     o.started = ctx->started;
     o.on_trace = on_trace;

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "game.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -229,7 +230,7 @@ int cmd_game(int argc, char **argv, cmd_ctx *ctx)
         switch (which) {
         case 8:
             timeout = strtod(v, &end);
-            if (*v == '\0' || *end || !(timeout > 0)) {
+            if (*v == '\0' || *end || !isfinite(timeout) || !(timeout > 0)) {
                 fprintf(ctx->err, "wmx game: --timeout: expected a positive number of seconds, got '%s'\n", v);
                 return EXIT_USAGE;
             }

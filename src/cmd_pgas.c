@@ -14,9 +14,11 @@
 #include "report.h"
 #include "cmd_pgas.h"
 
+#include <math.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Options of explore/robust that take a value (to find FILE among argv). */
 static bool takes_value(const char *a)
@@ -120,8 +122,9 @@ static int limit_opt(cmd_ctx *ctx, const char *cmd, int argc, char **argv, int *
     } else if (strcmp(a, "--timeout") == 0) {
         char *end;
         double d = v ? strtod(v, &end) : -1;
-        if (!v || *end || d < 0) {
-            fprintf(ctx->err, "wmx %s: --timeout needs seconds\n", cmd);
+        if (!v || *v == '\0' || *end || !isfinite(d) || d < 0) {
+            fprintf(ctx->err, "wmx %s: --timeout needs a finite number of seconds, got '%s'\n", cmd,
+                    v ? v : "nothing");
             return -1;
         }
         o->timeout_s = d;
@@ -434,16 +437,47 @@ static int pgas_robust_cmd(int argc, char **argv, cmd_ctx *ctx, const wmx_progra
      * on stderr */
     bool dot_out = dot && strcmp(dot, "-") == 0;
     pgas_print_robust(dot_out ? ctx->err : ctx->out, p, &res, json);
-    if (dot && !res.robust) {
-        FILE *f = strcmp(dot, "-") == 0 ? ctx->out : fopen(dot, "w");
-        if (!f) {
-            fprintf(ctx->err, "wmx robust: cannot write %s\n", dot);
+    if (dot && !res.robust && !dot_out) {
+        /* the file is written whole or not at all (temp + rename), every
+         * write checked (issue 47 §7c); a device or FIFO is written in place */
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        int e = 0;
+        if (f) {
+            pgas_write_dot(f, p, &res);
+            if (ferror(f))
+                e = ENOMEM;
+            if (fclose(f) != 0 && !e)
+                e = ENOMEM;
+        } else {
+            e = ENOMEM;
+        }
+        struct stat st;
+        wmx_error werr = { 0 };
+        if (e) {
+            /* reported below */
+        } else if (stat(dot, &st) == 0 && !S_ISREG(st.st_mode)) {
+            FILE *d = fopen(dot, "w");
+            errno = 0;
+            if (!d || fwrite(text, 1, len, d) != len || fflush(d) != 0)
+                e = errno ? errno : EIO;
+            if (d && fclose(d) != 0 && !e)
+                e = errno ? errno : EIO;
+        } else if (wmx_write_file_atomic(dot, text, len, &werr) != 0) {
+            char buf[1024];
+            fprintf(ctx->err, "wmx robust: %s\n", wmx_error_format(&werr, buf, sizeof buf));
+            e = -1;
+        }
+        free(text);
+        if (e) {
+            if (e > 0)
+                fprintf(ctx->err, "wmx robust: %s: cannot write: %s\n", dot, strerror(e));
             pgas_robust_result_free(&res);
             return EXIT_USAGE;
         }
-        pgas_write_dot(f, p, &res);
-        if (f != ctx->out)
-            fclose(f);
+    } else if (dot_out && !res.robust) {
+        pgas_write_dot(ctx->out, p, &res);
     }
     if (ctx->pgas_after_robust)
         ctx->pgas_after_robust(p, &res, ctx);

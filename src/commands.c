@@ -8,6 +8,7 @@
 #include "plp.h"
 #include "cmd_pgas.h"
 
+#include <math.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -76,7 +77,8 @@ static int parse_double(cmd_ctx *ctx, const char *opt, const char *s, double *ou
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || *s == '\0' || *end != '\0' || v < 0) {
+    /* nan and inf are not numbers of seconds (inf passed as "no limit") */
+    if (errno || *s == '\0' || *end != '\0' || !isfinite(v) || v < 0) {
         fprintf(ctx->err, "wmx: %s: expected a non-negative number of seconds, got '%s'\n", opt, s);
         return -1;
     }
@@ -100,6 +102,7 @@ int cmd_limit_option(int argc, char **argv, int *i, struct explore_opts *opts, c
             rc = -1;
         } else {
             opts->max_memory = n;   /* 0 = no limit */
+            opts->max_memory_default = false;
             rc = 1;
         }
     }
@@ -163,8 +166,8 @@ wmx_program *cmd_load_file(cmd_ctx *ctx, const char *file, const explore_opts *o
                               "(nothing explored)\n", file, o->timeout_s);
         else if (l.why && strcmp(l.why, "memory limit") == 0)
             fprintf(ctx->out, "%s: PARTIAL: stopped: memory limit %s reached while reading the file "
-                              "(nothing explored)\n", file,
-                    explore_format_size(o->max_memory, sz, sizeof sz));
+                              "(nothing explored%s)\n", file,
+                    explore_format_size(o->max_memory, sz, sizeof sz), explore_memory_hint(o));
         else
             fprintf(ctx->out, "%s: PARTIAL: stopped: %s while reading the file (nothing explored)\n",
                     file, l.why ? l.why : "a limit");
@@ -604,6 +607,15 @@ static int cmd_help(int argc, char **argv, cmd_ctx *ctx)
 static int cmd_version(int argc, char **argv, cmd_ctx *ctx)
 {
     fprintf(ctx->out, "wmx %s\n", WMX_VERSION);
+    /* the default --max-memory, so a user can see what a run may take */
+    char a[32], b[32];
+    size_t total = explore_memory_size();
+    if (total)
+        fprintf(ctx->out, "default --max-memory: %s (half of %s of memory)\n",
+                explore_format_size(explore_default_max_memory(), a, sizeof a),
+                explore_format_size(total, b, sizeof b));
+    else
+        fprintf(ctx->out, "default --max-memory: none (the memory size is unknown)\n");
     return EXIT_OK;
 }
 

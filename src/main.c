@@ -3,12 +3,14 @@
 #include "cfront.h"
 #include "cli.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "repl.h"
+#include "tempfiles.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -16,8 +18,10 @@ static void on_sigint(int sig)
 {
     (void)sig;
     /* a second Ctrl-C while the first is still being handled kills us */
-    if (interrupted)
+    if (interrupted) {
+        wmx_temp_cleanup_now();
         _exit(130);
+    }
     interrupted = 1;
 }
 
@@ -34,7 +38,36 @@ static void usage(FILE *out)
                  "2 usage or input error, 3 stopped by a limit or Ctrl-C.\n");
 }
 
+/* Output is never lost silently (issue 47 §7c): stdout is flushed and
+ * closed before exit, and a failed write (a full disk, `> /dev/full`, a
+ * closed descriptor) is an error, exit 2, whatever the command's answer. */
+static int finish(int rc)
+{
+    int earlier = ferror(stdout), bad = 0;
+    errno = 0;
+    if (fflush(stdout) != 0)
+        bad = errno ? errno : EIO;
+    if (fclose(stdout) != 0 && !bad)
+        bad = errno ? errno : EIO;
+    if (bad) {
+        fprintf(stderr, "wmx: cannot write the output: %s\n", strerror(bad));
+        return EXIT_USAGE;
+    }
+    if (earlier) {                  /* a write failed during the run: its errno is gone */
+        fprintf(stderr, "wmx: cannot write the output: a write to the standard output failed\n");
+        return EXIT_USAGE;
+    }
+    return rc;
+}
+
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+    return finish(run(argc, argv));
+}
+
+static int run(int argc, char **argv)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -60,8 +93,12 @@ int main(int argc, char **argv)
         char *v[] = { "version", NULL };
         return cmd_run(1, v, &ctx);
     }
-    if (argc >= 2 && cmd_find(argv[1]))
+    if (argc >= 2 && cmd_find(argv[1])) {
+        wmx_temp_on_signals();
         return cmd_run(argc - 1, argv + 1, &ctx);
+    }
+    if (argc >= 2 && strcmp(argv[1], "--script") == 0)
+        wmx_temp_on_signals();      /* no terminal to restore */
     if (argc >= 2 && argv[1][0] != '-' && access(argv[1], F_OK) != 0) {
         const char *s = cmd_suggest(argv[1], CMD_BATCH);
         if (s) {

@@ -286,6 +286,40 @@ else
   unset WMX_CACHE_DIR
 fi
 
+# 11. --timeout nan|inf were taken as "no limit" (issue 47 §7b): refused,
+#     exit 2, by every command that takes --timeout; --max-memory nan too
+pg="$(pwd)/examples/pgas/1to1.wmx"
+game1="$(pwd)/examples/games/two-processes.game"
+for v in nan inf NaN infinity; do
+  for cmd in explore robust check; do
+    expect "$cmd --timeout $v" 2 =2 "expected a non-negative number of seconds, got '$v'" -- \
+      $cmd "$sb" --timeout $v
+  done
+  expect "PGAS explore --timeout $v" 2 =2 "--timeout needs a finite number of seconds" -- explore "$pg" --timeout $v
+  expect "PGAS robust --timeout $v" 2 =2 "--timeout needs a finite number of seconds" -- robust "$pg" --timeout $v
+  expect "game --timeout $v" 2 =2 "expected a positive number of seconds, got '$v'" -- game "$game1" --timeout $v
+done
+"$WMX" run "$sb" --save "$tmp/sb.trace" >/dev/null 2>&1
+expect "check TRACE --timeout inf" 2 =2 "got 'inf'" -- check "$tmp/sb.trace" --timeout inf
+expect "--max-memory nan" 2 =2 "got 'nan'" -- explore "$sb" --max-memory nan
+
+# 12. the default memory budget (issue 47 §6) is half of the memory (the
+#     control group's limit when lower), never all of it, and `wmx version`
+#     says what it is (tests/unit/test_budget.c: a stop by it says how to
+#     raise it)
+fmt_size() { awk -v n="$1" 'BEGIN { if (n >= 2^30) printf "%.1f GiB", n / 2^30;
+  else if (n >= 2^20) printf "%.0f MiB", n / 2^20; else printf "%d bytes", n }'; }
+mem=$(awk '/^MemTotal:/ { printf "%.0f", $2 * 1024 }' /proc/meminfo)
+for f in /sys/fs/cgroup/memory.max /sys/fs/cgroup/memory/memory.limit_in_bytes; do
+  l=$(cat "$f" 2>/dev/null)
+  case "$l" in ''|*[!0-9]*) ;; *) mem=$(awk -v a="$mem" -v b="$l" 'BEGIN { printf "%.0f", (b + 0 < a + 0 ? b : a) }') ;; esac
+done
+half=$(awk -v m="$mem" 'BEGIN { printf "%.0f", int(m / 2) }')
+expect "version: the default --max-memory is half of the memory" 0 =2 \
+  "^default --max-memory: $(fmt_size "$half") (half of $(fmt_size "$mem") of memory)\$" -- version
+expect "a stop by --max-memory 64M names it, without the default's hint" 3 30 \
+  "memory limit 64 MiB reached (resident [0-9.]* [MG]iB[^;]*)" -- explore "$tmp/threads.wmx" --max-memory 64M --timeout 30
+
 # 7. Ctrl-C: SIGINT after 1 s ends the run with a partial report
 n=$((n + 1))
 t0=$(now)

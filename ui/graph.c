@@ -1352,6 +1352,7 @@ int gx_export(const gx_graph *g, const char *path, const char *format, char *err
     if (fd < 0) {
         snprintf(err, n, "%s: cannot create a temporary file next to it: %s", path, strerror(errno));
     } else {
+        wmx_temp_add(tmp);
         mode_t mask = umask(0);
         umask(mask);
         if (fchmod(fd, 0666 & ~mask) != 0) {
@@ -1377,7 +1378,9 @@ int gx_export(const gx_graph *g, const char *path, const char *format, char *err
             gvFreeLayout(ctx, G);
         }
         if (rc < 0)
-            unlink(tmp);
+            wmx_temp_unlink(tmp);
+        else
+            wmx_temp_drop(tmp);
     }
     free(tmp);
     agclose(G);
