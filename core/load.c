@@ -4,6 +4,25 @@
 #include "litmus.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+bool wmx_file_may_be_pgas(const char *path)
+{
+    if (cfront_is_c_file(path))
+        return false;
+    size_t len = 0;
+    wmx_error err = { 0 };
+    char *text = wmx_read_file(path, &len, &err);
+    if (!text)
+        return true;                /* the reader will say what is wrong */
+    /* a PGAS program says `ranks N;`; a litmus test never is one */
+    bool may = false;
+    if (!litmus_detect(text, len))
+        for (size_t i = 0; i + 5 <= len && !may; i++)
+            may = text[i] == 'r' && memcmp(text + i, "ranks", 5) == 0;
+    free(text);
+    return may;
+}
 
 wmx_program *wmx_load_program(const char *path, wmx_error *err)
 {

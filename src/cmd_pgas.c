@@ -491,8 +491,8 @@ static int pgas_robust_cmd(int argc, char **argv, cmd_ctx *ctx, const wmx_progra
 int pgas_dispatch(const char *cmd, int argc, char **argv, cmd_ctx *ctx, int *rc)
 {
     const char *file = find_file(argc, argv);
-    if (file && cfront_is_c_file(file))
-        return 0;              /* C is never PGAS: do not compile it twice */
+    if (file && !wmx_file_may_be_pgas(file))
+        return 0;              /* C and litmus are never PGAS: read them once, under the limits */
     const wmx_program *p = NULL;
     wmx_program *owned = NULL;
     if (file) {
