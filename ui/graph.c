@@ -621,7 +621,8 @@ gx_graph *gx_from_traces(const ui_exec_list *l, const wmx_program *p, int max_no
                 snprintf(id, sizeof id, "leaf%d", cur);
                 if (gx_find_node(g, id) >= 0)
                     continue;
-                snprintf(full, sizeof full, "%d: %s%s", ci + 1, c->label,
+                char label[512];
+                snprintf(full, sizeof full, "%d: %s%s", ci + 1, sess_exec_label(l, c, label, sizeof label),
                          c->error ? " ASSERTION" : c->deadlock ? " deadlock" : c->blocked ? " blocked"
                          : c->satisfies ? " cond" : "");
                 char shrt[32];
