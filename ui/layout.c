@@ -281,18 +281,23 @@ static void draw_status(ui_state *ui, int y)
         snprintf(cbuf, sizeof cbuf, "cond %s", holds ? "true" : "false");
         cond = cbuf;
     }
-    snprintf(buf, sizeof buf, " %s | %s | %s | step %d/%d | %s%s%s", ss->prog->name ? ss->prog->name : "?",
-             model_name(ss->model), algo_name(ss->algo), ss->pos, ss->len,
-             final ? (machine_is_blocked(ss->m, st) ? "final, blocked" : "final") : "running",
-             cond[0] ? " | " : "", cond);
     /* the pane-mode hint keeps its place at the right end */
     const char *hint = " [pane mode]";
     int hl = ui->pane_mode ? (int)strlen(hint) : 0;
     int room = s->w - hl;
+    const char *state = final ? (machine_is_blocked(ss->m, st) ? "final, blocked" : "final") : "running";
     /* a message (e.g. the graph pane's node, a Graphviz error) that does not
-     * fit after the whole status gets the room of all but program and step */
-    if (ui->message[0] && text_cols(buf) + 3 + text_cols(ui->message) > room)
-        snprintf(buf, sizeof buf, " %s | step %d/%d", ss->prog->name ? ss->prog->name : "?", ss->pos, ss->len);
+     * fit after the whole status makes room: the algorithm goes first, then
+     * the model, the condition and the running/final state; program and
+     * step stay */
+    for (int drop = 0; drop <= 4; drop++) {
+        snprintf(buf, sizeof buf, " %s%s%s%s%s | step %d/%d%s%s%s%s", ss->prog->name ? ss->prog->name : "?",
+                 drop < 2 ? " | " : "", drop < 2 ? model_name(ss->model) : "", drop < 1 ? " | " : "",
+                 drop < 1 ? algo_name(ss->algo) : "", ss->pos, ss->len, drop < 4 ? " | " : "",
+                 drop < 4 ? state : "", drop < 3 && cond[0] ? " | " : "", drop < 3 ? cond : "");
+        if (!ui->message[0] || text_cols(buf) + 3 + text_cols(ui->message) <= room)
+            break;
+    }
     int n = scr_put(s, 0, y, room, ST_STATUS, buf);
     if (ui->message[0] && n + 3 < room) {
         n += scr_put(s, n, y, room - n, ST_STATUS, " | ");
