@@ -268,9 +268,9 @@ static void draw_status(ui_state *ui, int y)
     char cbuf[64] = "";
     if (machine_has_error(ss->m, st)) {
         cond = "ASSERTION FAILED";
-    } else if (ss->prog->quant != Q_NONE && !final) {
+    } else if (ss->prog->quant != Q_NONE && !machine_cond_settled(ss->m, st)) {
         /* registers nobody has read yet hold 0, so the condition means
-         * nothing before the end: "running" says it is not final yet */
+         * nothing until its threads are done (or the run is over) */
         cond = "";
     } else if (ss->prog->quant != Q_NONE) {
         const wmx_val **regs = wmx_malloc((size_t)ss->prog->nthreads * sizeof *regs);
