@@ -816,7 +816,10 @@ void ui_explore_after(const explore_result *r, cmd_ctx *ctx)
              algo_name(l->algo), r->complete ? "" : " - PARTIAL: ",
              r->complete ? "" : (r->stop_reason ? r->stop_reason : "stopped"));
     fprintf(ctx->out, "Executions (%s) - `select N` or Enter in the list replays one:\n", l->summary);
-    for (int i = 0; i < l->n; i++) {
+    /* the first ones here; the Executions pane lists them all (the report
+     * above already printed every final state) */
+    int shown = l->n < UI_EXEC_OUTPUT_LINES ? l->n : UI_EXEC_OUTPUT_LINES;
+    for (int i = 0; i < shown; i++) {
         const ui_exec_class *c = &l->v[i];
         char label[512];
         fprintf(ctx->out, "  %3d %7ld trace%s  %s%s%s%s\n", i + 1, c->count, c->count == 1 ? " " : "s",
@@ -824,6 +827,9 @@ void ui_explore_after(const explore_result *r, cmd_ctx *ctx)
                 c->deadlock ? "  deadlock" : c->blocked ? "  blocked" : "",
                 c->error ? "  ASSERTION FAILED" : "");
     }
+    if (shown < l->n)
+        fprintf(ctx->out, "  ... %d more in the Executions pane (`focus executions`, or `select N`)\n",
+                l->n - shown);
     /* the Output pane drops its oldest lines: say the summary again last */
     if (l->n > 20)
         fprintf(ctx->out, "Summary: %s\n", l->summary);

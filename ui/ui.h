@@ -140,6 +140,8 @@ typedef struct ui_exec_class {
 /* The executions list keeps at most this many classes: enough to browse,
  * bounded in memory; the summary says when it is capped. */
 #define UI_EXEC_LIST_CAP 10000
+/* `explore` prints the first this many to the output, the pane has all. */
+#define UI_EXEC_OUTPUT_LINES 1000
 
 typedef struct ui_exec_list {
     bool valid;
