@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "util.h"
 #include "rfsmc.h"
@@ -22,20 +23,42 @@ void sess_init(ui_session *s)
 
 struct ui_pool_chunk {
     struct ui_pool_chunk *next;
-    size_t used, size;
+    size_t used, size;          /* size: of the whole chunk */
+    bool mapped;                /* mmap'd (else malloc'd: mmap failed) */
     max_align_t data[];
 };
+
+/* Chunks double from 256 KiB to 8 MiB and are mapped with their pages
+ * populated at once: thousands of classes touch megabytes, and a fault per
+ * page cost as much as the rest of the bookkeeping (on virtual machines). */
+static struct ui_pool_chunk *pool_chunk(size_t need, size_t prev)
+{
+    size_t size = prev ? 2 * prev : (size_t)1 << 18;
+    if (size > (size_t)1 << 23)
+        size = (size_t)1 << 23;
+    if (size < need + sizeof(struct ui_pool_chunk))
+        size = need + sizeof(struct ui_pool_chunk);
+    int flags = MAP_PRIVATE | MAP_ANONYMOUS;
+#ifdef MAP_POPULATE
+    flags |= MAP_POPULATE;
+#endif
+    struct ui_pool_chunk *c = mmap(NULL, size, PROT_READ | PROT_WRITE, flags, -1, 0);
+    bool mapped = c != MAP_FAILED;
+    if (!mapped)
+        c = wmx_malloc(size);
+    c->mapped = mapped;
+    c->used = 0;
+    c->size = size;
+    return c;
+}
 
 void *sess_exec_alloc(ui_exec_list *l, size_t bytes)
 {
     bytes = (bytes + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
     struct ui_pool_chunk *c = l->pool;
-    if (!c || c->size - c->used < bytes) {
-        size_t size = bytes > 65536 ? bytes : 65536;
-        c = wmx_malloc(sizeof *c + size);
+    if (!c || c->size - sizeof *c - c->used < bytes) {
+        c = pool_chunk(bytes, c ? c->size : 0);
         c->next = l->pool;
-        c->used = 0;
-        c->size = size;
         l->pool = c;
     }
     void *p = (char *)c->data + c->used;
@@ -80,7 +103,10 @@ void sess_exec_clear(ui_exec_list *l)
 {
     while (l->pool) {
         struct ui_pool_chunk *next = l->pool->next;
-        free(l->pool);
+        if (l->pool->mapped)
+            munmap(l->pool, l->pool->size);
+        else
+            free(l->pool);
         l->pool = next;
     }
     free(l->v);
