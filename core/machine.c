@@ -605,6 +605,32 @@ bool machine_is_final(const wmx_machine *m, const void *state)
     return true;
 }
 
+static bool cond_settled(const wmx_machine *m, const void *state, int c)
+{
+    const wmx_program *p = machine_program(m);
+    if (c < 0)
+        return true;
+    const ir_cond *x = &p->conds[c];
+    switch (x->kind) {
+    case C_EQ:
+        return x->lhs.thread >= 0 && machine_status(m, state, x->lhs.thread) == TS_DONE;
+    case C_NOT:
+        return cond_settled(m, state, x->a);
+    case C_AND: case C_OR: case C_IMPLIES:
+        return cond_settled(m, state, x->a) && cond_settled(m, state, x->b);
+    default:
+        return true;
+    }
+}
+
+bool machine_cond_settled(const wmx_machine *m, const void *state)
+{
+    const wmx_program *p = machine_program(m);
+    if (p->quant == Q_NONE)
+        return false;
+    return machine_is_final(m, state) || cond_settled(m, state, p->cond_root);
+}
+
 bool machine_is_blocked(const wmx_machine *m, const void *state)
 {
     void *s = CS(state);

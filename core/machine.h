@@ -121,6 +121,10 @@ bool machine_is_final(const wmx_machine *m, const void *state);
 bool machine_is_blocked(const wmx_machine *m, const void *state);
 /* True when some thread stopped on a failed assertion or fault. */
 bool machine_has_error(const wmx_machine *m, const void *state);
+/* True when the program's condition can no longer change its value: the
+ * state is final, or every atom reads a register of a thread that has
+ * finished (a memory cell can still change while anything runs). */
+bool machine_cond_settled(const wmx_machine *m, const void *state);
 
 /* The observable state (registers, memory, pcs, statuses, buffer contents;
  * not event ids or counts) as machine_key_size() bytes: two states with equal

@@ -666,8 +666,11 @@ const command wmx_commands[] = {
       "execution inconsistent under MODEL.\n"
       "REPL: `graph hb|exec` opens the graph pane on the current execution,\n"
       "`graph wut [N]` the Optimal-DPOR wakeup trees and sleep sets, `graph tree`\n"
-      "the tree of explored traces; arrows/hjkl pan, +/- zoom, n/N move between\n"
-      "nodes, Enter jumps to the event; `export FILE.svg` writes the view.",
+      "the tree of explored traces.  The graph's keys work in pane mode (Esc\n"
+      "first): arrows/hjkl pan, + zooms in (longer labels), - zooms out, 0 fits\n"
+      "the pane, n/N move between nodes, Enter jumps to the event, Esc back to\n"
+      "the prompt.  At the prompt keys are commands: - is undo, + redo.\n"
+      "`export FILE.svg` writes the view.",
       "file", cmd_graph, CMD_BOTH, NULL },
     { "robust", "FILE [--model tso|pso] [--max N] [--no-fences] " CMD_LIMITS_SYNOPSIS,
       "list executions the relaxed model allows and SC does not; propose fences",

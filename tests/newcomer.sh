@@ -103,7 +103,7 @@ must batch-typo 'did you mean `wmx explore`' "$tmp/b.out"
 printf 'step P0\nstep P1\nstep P0\nstep P1\ngraph hb\nhelp graph\nsave-screen %s\ngraph hb\ncheck --model sc\nsave-screen %s\nstep P0\nsave-screen %s\n' \
     "$tmp/s6.screen" "$tmp/s7.screen" "$tmp/s10.screen" > "$tmp/s6.wmxs"
 COLUMNS=80 LINES=24 "$WMX" --script "$tmp/s6.wmxs" examples/sb.wmx > /dev/null 2>&1
-must graph-then-help 'Enter jumps to the event; `export FILE.svg` writes the view' "$tmp/s6.screen"
+must graph-then-help 'the prompt.  At the prompt keys are commands: - is undo, + redo.' "$tmp/s6.screen"
 printf 'step P0\nstep P1\nstep P0\nstep P1\ncheck --model sc\nsave-screen %s\n' "$tmp/s7.screen" > "$tmp/s7.wmxs"
 COLUMNS=80 LINES=60 "$WMX" --script "$tmp/s7.wmxs" examples/sb.wmx > /dev/null 2>&1
 must wrap-check '^.before the next)\. ' "$tmp/s7.screen"

@@ -621,7 +621,8 @@ gx_graph *gx_from_traces(const ui_exec_list *l, const wmx_program *p, int max_no
                 snprintf(id, sizeof id, "leaf%d", cur);
                 if (gx_find_node(g, id) >= 0)
                     continue;
-                snprintf(full, sizeof full, "%d: %s%s", ci + 1, c->label,
+                char label[512];
+                snprintf(full, sizeof full, "%d: %s%s", ci + 1, sess_exec_label(l, c, label, sizeof label),
                          c->error ? " ASSERTION" : c->deadlock ? " deadlock" : c->blocked ? " blocked"
                          : c->satisfies ? " cond" : "");
                 char shrt[32];
@@ -725,7 +726,13 @@ static Agraph_t *to_cgraph(const gx_graph *g, int zoom, bool for_cells, Agnode_t
     agattr(G, AGNODE, (char *)"fontname", (char *)"monospace");
     agattr(G, AGEDGE, (char *)"fontname", (char *)"monospace");
     Agraph_t **sub = wmx_calloc((size_t)g->nclusters + 1, sizeof *sub);
+    bool *used = wmx_calloc((size_t)g->nclusters + 1, sizeof *used);
+    for (int i = 0; i < g->nn; i++)
+        if (g->n[i].cluster >= 0 && g->n[i].cluster < g->nclusters)
+            used[g->n[i].cluster] = true;
     for (int c = 0; c < g->nclusters; c++) {
+        if (!used[c])
+            continue;       /* a thread with no events yet: no empty box, no stray label */
         snprintf(buf, sizeof buf, "cluster_%d", c);
         sub[c] = agsubg(G, buf, 1);
         set(sub[c], "label", g->clusters[c]);
@@ -793,6 +800,7 @@ static Agraph_t *to_cgraph(const gx_graph *g, int zoom, bool for_cells, Agnode_t
         }
     }
     free(sub);
+    free(used);
     return G;
 }
 
@@ -1251,7 +1259,12 @@ void gx_draw(const gx_graph *g, ui_screen *s, ui_rect r, int panx, int pany, int
     for (int k = 0; k < g->nclusters && g->cbox; k++) {
         const int *b = &g->cbox[4 * k];
         int tl = (int)strlen(g->clusters[k]);
-        cv_text(&c, b[0] + (b[2] - tl) / 2, b[1], tl, g->clusters[k], ST_HEADER);
+        if (b[2] <= 0)
+            continue;       /* not laid out (no events): no box to name */
+        int x = b[0] + (b[2] - tl) / 2;
+        /* a name wider than its box starts at the box, not left of the
+         * graph where its head would be cut off */
+        cv_text(&c, x < b[0] ? b[0] : x, b[1], tl, g->clusters[k], ST_HEADER);
     }
     /* plain edges first, highlighted ones over them */
     for (int pass = 0; pass < 2; pass++)

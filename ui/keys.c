@@ -85,5 +85,7 @@ void ui_print_keys(FILE *out)
             "Esc", "", "pane mode: keys drive the focused pane");
     fprintf(out, "Pane mode: j/k or arrows scroll (move in lists), PgUp/PgDn, g/G top/bottom,\n"
                  "  Enter replays the selected execution, Tab next pane, z zoom, u/r undo/redo,\n"
-                 "  R restart, n random run, e explore, digits step, q quit, : or Esc back.\n");
+                 "  R restart, n random run, e explore, digits step, q quit, : or Esc back.\n"
+                 "  In the graph pane: + zoom in, - zoom out, 0 fit, arrows/hjkl pan, n/N nodes,\n"
+                 "  Enter goes to the node's step (at the prompt - and + are undo and redo).\n");
 }

@@ -200,6 +200,43 @@ static void follow(ui_state *ui, int pane)
         p->scroll = 0;
 }
 
+static int text_cols(const char *t)
+{
+    int n = 0;
+    for (; *t; t++)
+        n += ((unsigned char)*t & 0xc0) != 0x80;    /* one column per character */
+    return n;
+}
+
+/* Puts text in w columns; a longer one is cut at a word (when one ends in
+ * the second half) and ends with "...", so a cut never passes for whole. */
+static int put_cut(ui_screen *s, int x, int y, int w, ui_style st, const char *text)
+{
+    if (text_cols(text) <= w || w < 8)
+        return scr_put(s, x, y, w, st, text);
+    char buf[1024];
+    size_t b = 0;
+    int cols = 0, space = -1;
+    size_t space_at = 0;
+    for (const char *t = text; *t && b + 4 < sizeof buf;) {
+        int len = 1;
+        while ((t[len] & 0xc0) == 0x80)
+            len++;
+        if (cols + 1 > w - 3)
+            break;
+        if (*t == ' ')
+            space = cols, space_at = b;
+        memcpy(buf + b, t, (size_t)len);
+        b += (size_t)len;
+        t += len;
+        cols++;
+    }
+    if (space > (w - 3) / 2)
+        b = space_at;
+    memcpy(buf + b, "...", 4);
+    return scr_put(s, x, y, w, st, buf);
+}
+
 static void draw_status(ui_state *ui, int y)
 {
     ui_screen *s = &ui->scr;
@@ -231,9 +268,9 @@ static void draw_status(ui_state *ui, int y)
     char cbuf[64] = "";
     if (machine_has_error(ss->m, st)) {
         cond = "ASSERTION FAILED";
-    } else if (ss->prog->quant != Q_NONE && !final) {
+    } else if (ss->prog->quant != Q_NONE && !machine_cond_settled(ss->m, st)) {
         /* registers nobody has read yet hold 0, so the condition means
-         * nothing before the end: "running" says it is not final yet */
+         * nothing until its threads are done (or the run is over) */
         cond = "";
     } else if (ss->prog->quant != Q_NONE) {
         const wmx_val **regs = wmx_malloc((size_t)ss->prog->nthreads * sizeof *regs);
@@ -244,16 +281,28 @@ static void draw_status(ui_state *ui, int y)
         snprintf(cbuf, sizeof cbuf, "cond %s", holds ? "true" : "false");
         cond = cbuf;
     }
-    snprintf(buf, sizeof buf, " %s | %s | %s | step %d/%d | %s%s%s", ss->prog->name ? ss->prog->name : "?",
-             model_name(ss->model), algo_name(ss->algo), ss->pos, ss->len,
-             final ? (machine_is_blocked(ss->m, st) ? "final, blocked" : "final") : "running",
-             cond[0] ? " | " : "", cond);
     /* the pane-mode hint keeps its place at the right end */
     const char *hint = " [pane mode]";
     int hl = ui->pane_mode ? (int)strlen(hint) : 0;
-    int n = scr_put(s, 0, y, s->w - hl, ST_STATUS, buf);
-    if (ui->message[0] && n + 3 < s->w - hl)     /* e.g. the graph pane's node or a Graphviz error */
-        n += scr_printf(s, n, y, s->w - hl - n, ui->message_error ? ST_ERROR : ST_STATUS, " | %s", ui->message);
+    int room = s->w - hl;
+    const char *state = final ? (machine_is_blocked(ss->m, st) ? "final, blocked" : "final") : "running";
+    /* a message (e.g. the graph pane's node, a Graphviz error) that does not
+     * fit after the whole status makes room: the algorithm goes first, then
+     * the model, the condition and the running/final state; program and
+     * step stay */
+    for (int drop = 0; drop <= 4; drop++) {
+        snprintf(buf, sizeof buf, " %s%s%s%s%s | step %d/%d%s%s%s%s", ss->prog->name ? ss->prog->name : "?",
+                 drop < 2 ? " | " : "", drop < 2 ? model_name(ss->model) : "", drop < 1 ? " | " : "",
+                 drop < 1 ? algo_name(ss->algo) : "", ss->pos, ss->len, drop < 4 ? " | " : "",
+                 drop < 4 ? state : "", drop < 3 && cond[0] ? " | " : "", drop < 3 ? cond : "");
+        if (!ui->message[0] || text_cols(buf) + 3 + text_cols(ui->message) <= room)
+            break;
+    }
+    int n = scr_put(s, 0, y, room, ST_STATUS, buf);
+    if (ui->message[0] && n + 3 < room) {
+        n += scr_put(s, n, y, room - n, ST_STATUS, " | ");
+        n += put_cut(s, n, y, room - n, ui->message_error ? ST_ERROR : ST_STATUS, ui->message);
+    }
     if (ui->pane_mode && s->w - hl >= 0)
         scr_put(s, s->w - hl, y, hl, ST_STATUS, hint);
 }
@@ -289,8 +338,13 @@ static void draw_prompt(ui_state *ui, int y)
     ui_screen *s = &ui->scr;
     scr_fill(s, 0, y, s->w, 1, L' ', ST_NORMAL);
     if (ui->pane_mode) {
-        scr_printf(s, 0, y, s->w, ST_PROMPT, "-- %s -- j/k move, Enter select, Tab pane, z zoom, u/r undo/redo, Esc back",
-                   ui->panes[ui->focus].ops->name);
+        if (ui->focus == PANE_GRAPH)    /* its own keys: +/- zoom the labels here */
+            scr_put(s, 0, y, s->w, ST_PROMPT,
+                    "-- graph -- +/- zoom, 0 fit, arrows/hjkl pan, n/N node, Enter its step, Esc back");
+        else
+            scr_printf(s, 0, y, s->w, ST_PROMPT,
+                       "-- %s -- j/k move, Enter select, Tab pane, z zoom, u/r undo/redo, Esc back",
+                       ui->panes[ui->focus].ops->name);
         return;
     }
     int pl = scr_put(s, 0, y, s->w, ST_PROMPT, ui->prompt);

@@ -13,6 +13,9 @@ static void execs_draw(ui_state *ui, ui_pane *p, ui_screen *s, ui_rect r)
         return;
     }
     scr_put(s, r.x, r.y, r.w, ST_HEADER, l->summary);
+    bool any_cond = ui->sess.prog->quant != Q_NONE, any_flag = false;
+    for (int k = 0; k < l->n; k++)
+        any_flag |= l->v[k].blocked || l->v[k].error;
     for (int row = 1; row < r.h; row++) {
         int i = p->scroll + row - 1;
         if (i >= l->n)
@@ -20,16 +23,14 @@ static void execs_draw(ui_state *ui, ui_pane *p, ui_screen *s, ui_rect r)
         const ui_exec_class *c = &l->v[i];
         char line[512];
         /* count and flags first, the final state last (it can be long) */
-        bool any_cond = ui->sess.prog->quant != Q_NONE, any_flag = false;
-        for (int k = 0; k < l->n; k++)
-            any_flag |= l->v[k].blocked || l->v[k].error;
         int len = snprintf(line, sizeof line, "%2d %7ld trace%s  ", i + 1, c->count, c->count == 1 ? " " : "s");
         if (any_cond)
             len += snprintf(line + len, sizeof line - (size_t)len, "%-10s  ", c->satisfies ? "cond holds" : "");
         if (any_flag)
             len += snprintf(line + len, sizeof line - (size_t)len, "%-9s  ",
                             c->error ? "ASSERTION" : c->deadlock ? "deadlock" : c->blocked ? "blocked" : "");
-        snprintf(line + len, sizeof line - (size_t)len, "%s", c->label);
+        char label[512];
+        snprintf(line + len, sizeof line - (size_t)len, "%s", sess_exec_label(l, c, label, sizeof label));
         int y = r.y + row;
         bool sel = i == p->sel;
         scr_put(s, r.x, y, 1, sel ? ST_NEXT : ST_NORMAL, sel ? scr_glyph(s, "\xe2\x96\xb6", ">") : " ");

@@ -6,9 +6,10 @@
  * The layout is cached: the execution graph is rebuilt only when the
  * timeline (program, model, steps) changes, and laid out again only then or
  * when the label level (zoom) changes; moving along the timeline (undo,
- * redo, goto) only moves the highlight.  Keys (pane mode): arrows/hjkl pan,
- * +/- zoom, n/N next/previous node, Enter shows the node's event and moves
- * the stepping panes to its step, g back to the top-left corner. */
+ * redo, goto) only moves the highlight.  Keys (pane mode only: at the
+ * prompt - and + are undo and redo): arrows/hjkl pan, +/- zoom, 0 fit,
+ * n/N next/previous node, Enter shows the node's event and moves the
+ * stepping panes to its step, g back to the top-left corner. */
 #include "graph.h"
 
 #include <stdlib.h>
@@ -178,8 +179,9 @@ static void graph_draw(ui_state *ui, ui_pane *pane, ui_screen *s, ui_rect r)
     gx_graph *g = p->g;
     char head[600];
     /* zoom N/3: 3 is the most detailed labels, as "zoom in" suggests */
-    snprintf(head, sizeof head, "%s  [%s, zoom %d/%d, %d nodes]", g->title, gx_view_name(p->view),
-             GX_ZOOMS - g->zoom, GX_ZOOMS, g->nn);
+    /* where the zoom keys work: at the prompt - and + undo and redo */
+    snprintf(head, sizeof head, "%s  [%s, zoom %d/%d%s, %d nodes]", g->title, gx_view_name(p->view),
+             GX_ZOOMS - g->zoom, GX_ZOOMS, ui->pane_mode ? " (+/-)" : " (Esc +/-)", g->nn);
     /* the verdict follows on the same line, or on a line of its own when
      * both do not fit */
     const char *note = p->note[0] ? p->note : g->note ? g->note : "";

@@ -6,11 +6,24 @@
 
 #include "util.h"
 
-#define OUT_MAX_LINES 5000
 
 void out_add(ui_output *o, ui_style st, const char *text)
 {
     const char *p = text;
+    /* only the last UI_OUT_MAX_LINES lines are kept: skip the others before
+     * copying them (an explore can print hundreds of thousands) */
+    long lines = 0;
+    for (const char *q = p; *q; lines++) {
+        q = strchr(q, '\n');
+        if (!q)
+            break;
+        q++;
+    }
+    for (long skip = lines - UI_OUT_MAX_LINES; skip > 0 && *p; skip--) {
+        p += strcspn(p, "\n");
+        if (*p == '\n')
+            p++;
+    }
     while (*p) {
         size_t n = strcspn(p, "\n");
         if (o->n == o->cap) {
@@ -22,8 +35,8 @@ void out_add(ui_output *o, ui_style st, const char *text)
         if (*p == '\n')
             p++;
     }
-    if (o->n > OUT_MAX_LINES) {
-        int drop = o->n - OUT_MAX_LINES;
+    if (o->n > UI_OUT_MAX_LINES) {
+        int drop = o->n - UI_OUT_MAX_LINES;
         for (int i = 0; i < drop; i++)
             free(o->lines[i].text);
         memmove(o->lines, o->lines + drop, (size_t)(o->n - drop) * sizeof *o->lines);

@@ -7,6 +7,8 @@
  * would otherwise need on their command line: `check` and `graph` without a
  * file get the current execution as a trace file, `robust`/`transform` the
  * current program, `explore` the session's algorithm. */
+/* fopencookie: the output sink below */
+#define _GNU_SOURCE
 #include "repl.h"
 #include "ui.h"
 
@@ -102,6 +104,67 @@ static void temp_trace(ui_state *ui, char *path, size_t n)
     free(text);
 }
 
+/* Where a command's standard output goes: the output pane keeps only its
+ * last UI_OUT_MAX_LINES lines and the status line its first, so only those
+ * are kept; scripted mode gets everything on its echo stream as it comes.
+ * (An explore prints a line per final state: a memory stream of them all
+ * cost the REPL as much time as the search.) */
+typedef struct out_sink {
+    FILE *echo;
+    size_t total;           /* bytes written */
+    char first[512];        /* the first line, cut to fit */
+    size_t first_len;
+    bool first_done;
+    char *tail;             /* at least the last UI_OUT_MAX_LINES lines */
+    size_t len, cap, trim_at;
+} out_sink;
+
+/* Drops the lines before the last UI_OUT_MAX_LINES. */
+static void sink_trim(out_sink *k)
+{
+    int lines = 0;
+    size_t i = k->len ? k->len - 1 : 0;     /* a last newline ends the last line */
+    while (i > 0 && lines <= UI_OUT_MAX_LINES) {
+        const char *nl = memrchr(k->tail, '\n', i);
+        if (!nl) {
+            i = 0;
+            break;
+        }
+        i = (size_t)(nl - k->tail);
+        lines++;
+    }
+    if (lines > UI_OUT_MAX_LINES)
+        i++;                    /* keep from just after that newline */
+    if (i > 0) {
+        memmove(k->tail, k->tail + i, k->len - i);
+        k->len -= i;
+    }
+    k->trim_at = 2 * k->len > ((size_t)1 << 20) ? 2 * k->len : (size_t)1 << 20;
+}
+
+static ssize_t sink_write(void *cookie, const char *data, size_t n)
+{
+    out_sink *k = cookie;
+    if (k->echo)
+        fwrite(data, 1, n, k->echo);
+    k->total += n;
+    for (size_t i = 0; i < n && !k->first_done; i++) {
+        if (data[i] == '\n')
+            k->first_done = true;
+        else if (k->first_len + 1 < sizeof k->first)
+            k->first[k->first_len++] = data[i];
+    }
+    if (k->len + n + 1 > k->cap) {
+        k->cap = 2 * (k->len + n + 1);
+        k->tail = wmx_realloc(k->tail, k->cap);
+    }
+    memcpy(k->tail + k->len, data, n);
+    k->len += n;
+    if (k->len > k->trim_at)
+        sink_trim(k);
+    return (ssize_t)n;
+}
+
 int ui_exec_line(ui_state *ui, const char *line, FILE *echo)
 {
     char buf[4096];
@@ -164,16 +227,17 @@ int ui_exec_line(ui_state *ui, const char *line, FILE *echo)
         argv[argc] = NULL;
     }
 
-    char *obuf = NULL, *ebuf = NULL;
-    size_t olen = 0, elen = 0;
-    FILE *out = open_memstream(&obuf, &olen);
+    char *ebuf = NULL;
+    size_t elen = 0;
+    out_sink sink = { .echo = echo, .trim_at = (size_t)1 << 20 };
+    FILE *out = fopencookie(&sink, "w", (cookie_io_functions_t){ .write = sink_write });
     FILE *err = open_memstream(&ebuf, &elen);
     if (!out || !err) {
         if (out)
             fclose(out);
         if (err)
             fclose(err);
-        free(obuf);
+        free(sink.tail);
         free(ebuf);
         out_add(&ui->out, ST_ERROR, "out of memory");
         return EXIT_USAGE;
@@ -216,6 +280,11 @@ int ui_exec_line(ui_state *ui, const char *line, FILE *echo)
     ui->progress.active = false;
     fclose(out);
     fclose(err);
+    size_t olen = sink.total;
+    sink_trim(&sink);
+    if (sink.tail)
+        sink.tail[sink.len] = '\0';
+    sink.first[sink.first_len] = '\0';
     /* the Graph pane covers the Output pane: what a graph command says goes
      * to the status line; any other command's output brings Output back */
     if (ui->bottom == PANE_GRAPH && (olen || elen)) {
@@ -228,7 +297,7 @@ int ui_exec_line(ui_state *ui, const char *line, FILE *echo)
         for (int i = 0; nav_cmds[i]; i++)
             nav |= strcmp(argv[0], nav_cmds[i]) == 0;
         if (graphy || (nav && elen)) {
-            const char *text = elen ? ebuf : obuf;
+            const char *text = elen ? ebuf : sink.first;
             int n = (int)strcspn(text, "\n");
             ui_message(ui, elen != 0, "%.*s", n, text);
         } else if (!nav) {
@@ -240,14 +309,12 @@ int ui_exec_line(ui_state *ui, const char *line, FILE *echo)
     if (tmp[0])
         unlink(tmp);
     if (olen)
-        out_add(&ui->out, ST_NORMAL, obuf);
+        out_add(&ui->out, ST_NORMAL, sink.tail);
     if (elen)
         out_add(&ui->out, ST_ERROR, ebuf);
-    if (echo) {
-        fputs(obuf, echo);
+    if (echo && elen)           /* the standard output went to it as it came */
         fputs(ebuf, echo);
-    }
-    free(obuf);
+    free(sink.tail);
     free(ebuf);
     return rc;
 }

@@ -487,8 +487,12 @@ static void ui_progress_cb(const explore_progress *pr, void *ud)
     ui->progress.depth = pr->depth;
     ui->progress.elapsed = pr->elapsed_s;
     ui->progress.tick++;
-    if (ui_progress_hook)
+    /* the explorer reports ten times a second; drawing (and polling for
+     * Ctrl-C) four times a second keeps the screen live and the search fast */
+    if (ui_progress_hook && pr->elapsed_s - ui->progress.drawn >= 0.25) {
+        ui->progress.drawn = pr->elapsed_s;
         ui_progress_hook(ui);
+    }
 }
 
 static void until_progress(const explore_progress *pr, void *ud)
@@ -611,6 +615,57 @@ static int cmd_until(int argc, char **argv, cmd_ctx *ctx)
 
 /* ---- explore's executions list (hooks called by the shared `explore`) ---- */
 
+static unsigned class_hash(const wmx_val *vals, int n, bool blocked, bool error, bool deadlock)
+{
+    uint64_t h = 0x9e3779b97f4a7c15u ^ (uint64_t)(blocked | error << 1 | deadlock << 2);
+    for (int i = 0; i < n; i++)
+        h = (h ^ (uint64_t)vals[i]) * 0xff51afd7ed558ccdu;
+    h ^= h >> 33;               /* mix the high bits into the low ones the index uses */
+    return (unsigned)h;
+}
+
+/* Puts class number ci, of hash h, into the index (which has room). */
+static void index_put(ui_exec_list *l, unsigned h, int ci)
+{
+    unsigned mask = (unsigned)l->index_cap - 1;
+    unsigned i = h & mask;
+    while (l->index[i].ci)
+        i = (i + 1) & mask;
+    l->index[i] = (struct ui_exec_slot){ h, ci + 1 };
+}
+
+/* Keeps the index at most half full, so probes stay short. */
+static void index_grow(ui_exec_list *l)
+{
+    if (2 * (l->n + 1) <= l->index_cap)
+        return;
+    struct ui_exec_slot *old = l->index;
+    int old_cap = l->index_cap;
+    l->index_cap = l->index_cap ? 2 * l->index_cap : 64;
+    l->index = wmx_calloc((size_t)l->index_cap, sizeof *l->index);
+    for (int i = 0; i < old_cap; i++)
+        if (old[i].ci)
+            index_put(l, old[i].hash, old[i].ci - 1);
+    free(old);
+}
+
+static ui_exec_class *class_find(ui_exec_list *l, unsigned h, const wmx_val *vals, int n, bool blocked,
+                                 bool error, bool deadlock)
+{
+    if (!l->index_cap)
+        return NULL;
+    unsigned mask = (unsigned)l->index_cap - 1;
+    for (unsigned i = h & mask; l->index[i].ci; i = (i + 1) & mask) {
+        if (l->index[i].hash != h)
+            continue;
+        ui_exec_class *c = &l->v[l->index[i].ci - 1];
+        if (c->blocked == blocked && c->error == error && c->deadlock == deadlock &&
+            memcmp(c->vals, vals, (size_t)n * sizeof *vals) == 0)
+            return c;
+    }
+    return NULL;
+}
+
 static void explore_trace_cb(const explore_trace *tr, void *ud)
 {
     ui_state *ui = ud;
@@ -633,11 +688,8 @@ static void explore_trace_cb(const explore_trace *tr, void *ud)
         }
         deadlock = waiting >= 2 && stopped == 0;
     }
-    ui_exec_class *c = NULL;
-    for (int i = 0; i < l->n && !c; i++)
-        if (l->v[i].blocked == tr->blocked && l->v[i].error == tr->error && l->v[i].deadlock == deadlock &&
-            memcmp(l->v[i].vals, vals, (size_t)n * sizeof *vals) == 0)
-            c = &l->v[i];
+    unsigned h = class_hash(vals, n, tr->blocked, tr->error, deadlock);
+    ui_exec_class *c = class_find(l, h, vals, n, tr->blocked, tr->error, deadlock);
     if (!c) {
         if (l->n >= UI_EXEC_LIST_CAP) {
             if (!tr->ending) {          /* an ending is no trace of its own */
@@ -646,26 +698,19 @@ static void explore_trace_cb(const explore_trace *tr, void *ud)
             }
             return;
         }
+        index_grow(l);
         if (l->n == l->cap) {
             l->cap = l->cap ? 2 * l->cap : 16;
             l->v = wmx_realloc(l->v, (size_t)l->cap * sizeof *l->v);
         }
         c = &l->v[l->n++];
         memset(c, 0, sizeof *c);
-        c->vals = wmx_malloc((size_t)(n ? n : 1) * sizeof *vals);
+        c->vals = sess_exec_alloc(l, (size_t)(n ? n : 1) * sizeof *vals);
         memcpy(c->vals, vals, (size_t)n * sizeof *vals);
         c->blocked = tr->blocked;
         c->deadlock = deadlock;
         c->error = tr->error;
-        char label[512] = "";
-        for (int i = 0; i < n; i++) {
-            char lhs[128];
-            ir_lhs_format(p, &l->observed[i], lhs, sizeof lhs);
-            size_t len = strlen(label);
-            snprintf(label + len, sizeof label - len, "%s=%lld;%s", lhs, (long long)vals[i],
-                     i + 1 < n ? " " : "");
-        }
-        c->label = wmx_strdup(label);
+        index_put(l, h, l->n - 1);
         if (p->quant != Q_NONE) {
             const wmx_val **regs = wmx_malloc((size_t)p->nthreads * sizeof *regs);
             for (int t = 0; t < p->nthreads; t++)
@@ -678,9 +723,15 @@ static void explore_trace_cb(const explore_trace *tr, void *ud)
     if (!tr->ending)
         l->traces++;
     if (c->ntraces < UI_TRACES_PER_CLASS) {
+        if ((c->ntraces & (c->ntraces - 1)) == 0) {     /* 0, 1, 2, 4, ...: grow by doubling */
+            ui_trace *more = sess_exec_alloc(l, (size_t)(c->ntraces ? 2 * c->ntraces : 1) * sizeof *more);
+            if (c->ntraces)
+                memcpy(more, c->traces, (size_t)c->ntraces * sizeof *more);
+            c->traces = more;
+        }
         ui_trace *t = &c->traces[c->ntraces++];
         t->len = tr->len;
-        t->steps = wmx_malloc((size_t)(tr->len ? tr->len : 1) * sizeof *t->steps);
+        t->steps = sess_exec_alloc(l, (size_t)(tr->len ? tr->len : 1) * sizeof *t->steps);
         if (tr->len)            /* a trace of no steps may come without a buffer */
             memcpy(t->steps, tr->steps, (size_t)tr->len * sizeof *t->steps);
     }
@@ -706,6 +757,13 @@ void ui_explore_before(explore_opts *o, cmd_ctx *ctx)
     l->observed = wmx_malloc((size_t)(tmp.nobserved ? tmp.nobserved : 1) * sizeof *l->observed);
     memcpy(l->observed, tmp.observed, (size_t)tmp.nobserved * sizeof *l->observed);
     explore_result_free(&tmp);
+    /* the names once, not per execution */
+    l->observed_names = wmx_malloc((size_t)(l->nobserved ? l->nobserved : 1) * sizeof *l->observed_names);
+    for (int i = 0; i < l->nobserved; i++) {
+        char lhs[128];
+        ir_lhs_format(ui->sess.prog, &l->observed[i], lhs, sizeof lhs);
+        l->observed_names[i] = wmx_strdup(lhs);
+    }
     l->model = o->model;
     l->algo = o->algo;
     o->on_trace = explore_trace_cb;
@@ -741,6 +799,9 @@ void ui_explore_after(const explore_result *r, cmd_ctx *ctx)
         return;
     int n = l->nobserved < 64 ? l->nobserved : 64;
     wmx_sort(l->v, (size_t)l->n, sizeof *l->v, class_cmp, &n);
+    free(l->index);                 /* sorting moved the classes; the list is final */
+    l->index = NULL;
+    l->index_cap = 0;
     l->valid = true;
     l->complete = r->complete;
     int nfinal = 0;
@@ -755,13 +816,20 @@ void ui_explore_after(const explore_result *r, cmd_ctx *ctx)
              algo_name(l->algo), r->complete ? "" : " - PARTIAL: ",
              r->complete ? "" : (r->stop_reason ? r->stop_reason : "stopped"));
     fprintf(ctx->out, "Executions (%s) - `select N` or Enter in the list replays one:\n", l->summary);
-    for (int i = 0; i < l->n; i++) {
+    /* the first ones here; the Executions pane lists them all (the report
+     * above already printed every final state) */
+    int shown = l->n < UI_EXEC_OUTPUT_LINES ? l->n : UI_EXEC_OUTPUT_LINES;
+    for (int i = 0; i < shown; i++) {
         const ui_exec_class *c = &l->v[i];
+        char label[512];
         fprintf(ctx->out, "  %3d %7ld trace%s  %s%s%s%s\n", i + 1, c->count, c->count == 1 ? " " : "s",
-                c->label, c->satisfies ? "  cond holds" : "",
+                sess_exec_label(l, c, label, sizeof label), c->satisfies ? "  cond holds" : "",
                 c->deadlock ? "  deadlock" : c->blocked ? "  blocked" : "",
                 c->error ? "  ASSERTION FAILED" : "");
     }
+    if (shown < l->n)
+        fprintf(ctx->out, "  ... %d more in the Executions pane (`focus executions`, or `select N`)\n",
+                l->n - shown);
     /* the Output pane drops its oldest lines: say the summary again last */
     if (l->n > 20)
         fprintf(ctx->out, "Summary: %s\n", l->summary);
@@ -813,7 +881,9 @@ static int cmd_select(int argc, char **argv, cmd_ctx *ctx)
         return EXIT_USAGE;
     }
     ui->panes[PANE_EXECS].sel = (int)n - 1;
-    fprintf(ctx->out, "execution %ld (trace %ld of %ld): %s%s\n", n, k, c->count, c->label,
+    char label[512];
+    fprintf(ctx->out, "execution %ld (trace %ld of %ld): %s%s\n", n, k, c->count,
+            sess_exec_label(l, c, label, sizeof label),
             c->satisfies ? "  cond holds" : "");
     print_timeline(ctx, s, 0);
     stepped(ui);

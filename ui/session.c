@@ -6,8 +6,10 @@
  * along a replayed execution does not lose it) and truncates it otherwise. */
 #include "ui.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "util.h"
 #include "rfsmc.h"
@@ -19,15 +21,99 @@ void sess_init(ui_session *s)
     s->algo = ALGO_RFSMC;     /* as the batch explore: one trace per reads-from class */
 }
 
+struct ui_pool_chunk {
+    struct ui_pool_chunk *next;
+    size_t used, size;          /* size: of the whole chunk */
+    bool mapped;                /* mmap'd (else malloc'd: mmap failed) */
+    max_align_t data[];
+};
+
+/* Chunks double from 256 KiB to 8 MiB and are mapped with their pages
+ * populated at once: thousands of classes touch megabytes, and a fault per
+ * page cost as much as the rest of the bookkeeping (on virtual machines). */
+static struct ui_pool_chunk *pool_chunk(size_t need, size_t prev)
+{
+    size_t size = prev ? 2 * prev : (size_t)1 << 18;
+    if (size > (size_t)1 << 23)
+        size = (size_t)1 << 23;
+    if (size < need + sizeof(struct ui_pool_chunk))
+        size = need + sizeof(struct ui_pool_chunk);
+    int flags = MAP_PRIVATE | MAP_ANONYMOUS;
+#ifdef MAP_POPULATE
+    flags |= MAP_POPULATE;
+#endif
+    struct ui_pool_chunk *c = mmap(NULL, size, PROT_READ | PROT_WRITE, flags, -1, 0);
+    bool mapped = c != MAP_FAILED;
+    if (!mapped)
+        c = wmx_malloc(size);
+    c->mapped = mapped;
+    c->used = 0;
+    c->size = size;
+    return c;
+}
+
+void *sess_exec_alloc(ui_exec_list *l, size_t bytes)
+{
+    bytes = (bytes + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+    struct ui_pool_chunk *c = l->pool;
+    if (!c || c->size - sizeof *c - c->used < bytes) {
+        c = pool_chunk(bytes, c ? c->size : 0);
+        c->next = l->pool;
+        l->pool = c;
+    }
+    void *p = (char *)c->data + c->used;
+    c->used += bytes;
+    return p;
+}
+
+const char *sess_exec_label(const ui_exec_list *l, const ui_exec_class *c, char *buf, size_t size)
+{
+    /* by hand: snprintf per location cost as much as the search when the
+     * REPL built a label per final state */
+    size_t len = 0;
+    int n = l->nobserved < 64 ? l->nobserved : 64;
+    for (int i = 0; i < n; i++) {
+        char num[24];
+        int k = (int)sizeof num;
+        wmx_val v = c->vals[i];
+        unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+        do
+            num[--k] = (char)('0' + u % 10);
+        while ((u /= 10) != 0);
+        if (v < 0)
+            num[--k] = '-';
+        size_t nl = strlen(l->observed_names[i]), vl = sizeof num - (size_t)k;
+        if (len + nl + vl + 3 >= size)
+            break;              /* as a cut label: the list shows what fits */
+        memcpy(buf + len, l->observed_names[i], nl);
+        len += nl;
+        buf[len++] = '=';
+        memcpy(buf + len, num + k, vl);
+        len += vl;
+        buf[len++] = ';';
+        if (i + 1 < n)
+            buf[len++] = ' ';
+    }
+    if (size)
+        buf[len] = '\0';
+    return buf;
+}
+
 void sess_exec_clear(ui_exec_list *l)
 {
-    for (int i = 0; i < l->n; i++) {
-        free(l->v[i].vals);
-        free(l->v[i].label);
-        for (int k = 0; k < l->v[i].ntraces; k++)
-            free(l->v[i].traces[k].steps);
+    while (l->pool) {
+        struct ui_pool_chunk *next = l->pool->next;
+        if (l->pool->mapped)
+            munmap(l->pool, l->pool->size);
+        else
+            free(l->pool);
+        l->pool = next;
     }
     free(l->v);
+    free(l->index);
+    for (int i = 0; i < l->nobserved; i++)
+        free(l->observed_names ? l->observed_names[i] : NULL);
+    free(l->observed_names);
     free(l->observed);
     machine_free(l->m);
     memset(l, 0, sizeof *l);

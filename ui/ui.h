@@ -126,19 +126,22 @@ typedef struct ui_trace {
 
 /* One distinct final state (plus blocked/error), with some of its traces. */
 typedef struct ui_exec_class {
-    wmx_val *vals;          /* observed locations */
-    char *label;            /* "P0:r0=0; P1:r0=0;" */
+    wmx_val *vals;          /* observed locations (in the list's pool) */
     bool satisfies, blocked, error;
     bool deadlock;          /* blocked, with two or more threads waiting at
                                awaits or locks and none stopped otherwise */
     long count;
     int ntraces;
-    ui_trace traces[UI_TRACES_PER_CLASS];
+    ui_trace *traces;       /* at most UI_TRACES_PER_CLASS, grown on demand
+                               (a small class keeps sorting the list cheap);
+                               traces and their steps are in the list's pool */
 } ui_exec_class;
 
 /* The executions list keeps at most this many classes: enough to browse,
  * bounded in memory; the summary says when it is capped. */
 #define UI_EXEC_LIST_CAP 10000
+/* `explore` prints the first this many to the output, the pane has all. */
+#define UI_EXEC_OUTPUT_LINES 1000
 
 typedef struct ui_exec_list {
     bool valid;
@@ -146,10 +149,18 @@ typedef struct ui_exec_list {
     explore_algo algo;
     int nobserved;
     cond_lhs *observed;
+    char **observed_names;  /* "P0:r0" per observed location, for the labels */
     int n, cap;
     ui_exec_class *v;
+    /* open-addressing hash index of v: each trace finds its class in
+     * constant time; the hash is kept in the slot so that a miss reads
+     * no class */
+    struct ui_exec_slot { unsigned hash; int ci; } *index;  /* ci: class + 1, 0 = empty */
+    int index_cap;          /* a power of two, at least twice n */
     long traces;
     long unlisted;          /* traces whose class did not fit in the list */
+    struct ui_pool_chunk *pool; /* the classes' values and traces: one block
+                               per 64 KiB, not a malloc per trace */
     bool complete;
     char summary[320];
     wmx_machine *m;         /* reads the final states handed to on_trace */
@@ -181,6 +192,12 @@ typedef struct ui_session {
     int sched_len;
     wmx_model sched_model;
 } ui_session;
+
+/* Memory that lives as long as the list (freed by sess_exec_clear). */
+void *sess_exec_alloc(ui_exec_list *l, size_t bytes);
+/* The class's final state, "P0:r0=0; P1:r0=0;", in buf (built when shown:
+ * the list can hold thousands). */
+const char *sess_exec_label(const ui_exec_list *l, const ui_exec_class *c, char *buf, size_t n);
 
 void sess_init(ui_session *s);
 void sess_free(ui_session *s);
@@ -260,6 +277,9 @@ typedef struct ui_line {
     unsigned char style;
 } ui_line;
 
+/* The output pane keeps this many lines, dropping the oldest. */
+#define UI_OUT_MAX_LINES 5000
+
 typedef struct ui_output {
     int n, cap;
     ui_line *lines;
@@ -284,6 +304,7 @@ typedef struct ui_progress {
     long traces, blocked, events;
     int depth;              /* the explorer's search depth */
     double elapsed;
+    double drawn;           /* elapsed at the last drawing */
     int tick;
 } ui_progress;
 

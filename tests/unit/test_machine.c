@@ -153,6 +153,41 @@ START_TEST(tso_forwarding_and_fence)
 }
 END_TEST
 
+START_TEST(cond_settled_when_its_threads_are_done)
+{
+    /* SB under TSO: the condition reads P0's and P1's r0.  It is settled
+     * once both threads are done, although their stores are still buffered
+     * (issue 44: the status line shows it then); an atom on memory settles
+     * only in a final state. */
+    wmx_program *p = make_sb(false);
+    wmx_machine *m = machine_new(p, MODEL_TSO, NULL);
+    void *s = malloc(machine_state_size(m));
+    machine_init(m, s);
+    ck_assert(!machine_cond_settled(m, s));
+    wmx_event ev;
+    wmx_transition p0 = { TR_STEP, 0, -1 }, p1 = { TR_STEP, 1, -1 };
+    machine_apply(m, s, &p0, &ev);
+    machine_apply(m, s, &p0, &ev);
+    ck_assert(!machine_cond_settled(m, s));     /* P1 has not loaded yet */
+    machine_apply(m, s, &p1, &ev);
+    machine_apply(m, s, &p1, &ev);
+    ck_assert(!machine_is_final(m, s));         /* two stores still buffered */
+    ck_assert(machine_cond_settled(m, s));
+    /* the same run with the condition on memory: x can still change */
+    p->cond_root = atom(p, -1, -1, 0, 1);
+    ck_assert(!machine_cond_settled(m, s));
+    wmx_transition en[8];
+    while (!machine_is_final(m, s)) {
+        ck_assert_int_ge(machine_enabled(m, s, en), 1);
+        machine_apply(m, s, &en[0], &ev);
+    }
+    ck_assert(machine_cond_settled(m, s));
+    free(s);
+    machine_free(m);
+    ir_program_free(p);
+}
+END_TEST
+
 START_TEST(pso_per_variable_flush)
 {
     /* P0: x=1; y=1; x=2.  PSO may flush y first, but x's entries stay FIFO. */
@@ -315,6 +350,7 @@ int main(void)
     tcase_add_test(tc, mp_pso_only);
     tcase_add_test(tc, tso_forwarding_and_fence);
     tcase_add_test(tc, pso_per_variable_flush);
+    tcase_add_test(tc, cond_settled_when_its_threads_are_done);
     tcase_add_test(tc, rmw_atomic_counter);
     tcase_add_test(tc, xchg_waits_for_buffer);
     tcase_add_test(tc, assume_blocks_assert_fails);
