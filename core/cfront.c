@@ -6,12 +6,13 @@
  * out straight: loops over thread ids unroll, pthread_t arrays in main are
  * tracked at translation time, and pthread_create/join name their threads.
  * At the first branch on a value from shared memory the thread switches to
- * "fork" mode: both sides are translated, each program point (the stack of
- * inlined frames, each at a block entry with its loop counters) is
- * translated once and later arrivals jump to it, and every loop's back edge
- * counts towards the unroll bound.  The output is therefore loop free, and
- * a run that would need one more iteration ends in assume(false): blocked,
- * as --unroll promises.
+ * "fork" mode: both sides are translated, and each program point (the stack
+ * of inlined frames, each at a block entry, with the values live there) is
+ * translated once; later arrivals jump to it.  A loop that goes round on a
+ * run-time test becomes a loop of the output (enter_edge): a hidden
+ * register counts its times round, and one more than --unroll blocks the
+ * run (assume, marked bound_cut), so the output does not grow with the
+ * bound.
  */
 #include "cfront.h"
 
@@ -418,6 +419,10 @@ typedef struct finfo {
                              * and wrote nothing is blocked (enter_edge) */
     unsigned char *live;  /* [nblocks * nvals]: live at the block's entry
                              (its phis included: they are set on the edge) */
+    unsigned char *unrolled;/* [nheaders]: the loop does what only translation
+                             * can do (creates threads, allocates, draws a
+                             * nondet value): after a fork it is still copied
+                             * per time round, as before loops were kept */
     int sink;             /* -1 unknown, 0 no, 1 the function always fails */
 } finfo;
 
@@ -429,7 +434,16 @@ typedef struct finst {
     int *allocas;         /* [fi->nvals] object per alloca, -1 none */
     int *eff;             /* [fi->nheaders] per zne loop: a register, "this
                            * iteration changed memory", -1 none yet */
+    int *count;           /* [fi->nheaders] per kept loop: the register that
+                           * counts its back edges at run time, -1 none yet */
 } finst;
+
+/* Slots of frame.counters per loop, and what a time round's exit tests were */
+#define CTR_SLOTS 3
+/* A loop decided by constants after a fork is copied per time round up to
+ * this many times, then kept as a loop (and bounded by --unroll). */
+#define FOLD_ROUNDS_MAX 1024
+enum { EXIT_FOLDED = 1, EXIT_RUNTIME = 2 };
 
 typedef struct frame {
     int inst;             /* finst index */
@@ -437,7 +451,9 @@ typedef struct frame {
     int pos;              /* instruction position within bb */
     LLVMValueRef at;      /* next instruction */
     int *counters;        /* [nheaders] back edges taken in each loop, then
-                           * [nheaders] c->shared_folds at the loop's last turn */
+                           * [nheaders] c->shared_folds at the loop's last turn,
+                           * then [nheaders] how this time round's tests that
+                           * leave the loop were decided (EXIT_*) */
     LLVMValueRef call;    /* the call in the caller that this frame answers */
     int atomic_open;      /* __VERIFIER_atomic_begin()s not yet ended here */
     int atomic_fn;        /* an inlined __VERIFIER_atomic_* function */
@@ -526,6 +542,7 @@ typedef struct cfront {
     long long nondet_lo, nondet_hi;
     int next_key;         /* pthread_key_create's next key */
     int atomic_var;       /* the lock of SV-COMP's atomic sections, -1 none yet */
+    int hit_guard;        /* see memo_here: a loop count register, -1 none */
 } cfront;
 
 /* Main before its first pthread_create runs alone, so memory holds exactly
@@ -1333,6 +1350,68 @@ static int cas_leaves_on_success(finfo *f, int k, int header, LLVMValueRef cas)
     return !round;
 }
 
+/* ---- loops kept as loops ------------------------------------------------ */
+
+/* After a fork, a loop is kept: its back edge jumps to code already made
+ * for its head, a hidden register counts the times round, and the IR does
+ * not grow with --unroll (see enter_edge). */
+
+static int is_error_fn(const char *n);
+
+/* Calls a kept loop may make: each does the same thing every time round
+ * without translation-time state (no thread, object or nondet cell is made
+ * per call). */
+static int call_keeps_loop(LLVMValueRef call, int depth)
+{
+    if (call_is_marker(call))
+        return 1;
+    if (p_LLVMIsAInlineAsm(p_LLVMGetCalledValue(call)))
+        return asm_kind(call) == ASM_FENCE;
+    LLVMValueRef g = called_fn(call);
+    if (!g)
+        return 0;
+    const char *n = vname(g);
+    static const char *const same_each_time[] = {
+        "pthread_mutex_lock", "pthread_mutex_unlock", "pthread_mutex_trylock", "mtx_lock", "mtx_unlock",
+        "mtx_trylock", "pthread_spin_lock", "pthread_spin_unlock", "pthread_spin_trylock", "sched_yield",
+        "pthread_yield", "thrd_yield", "pthread_self", "thrd_current", "pthread_equal", "thrd_equal",
+        "__VERIFIER_assume", "__VERIFIER_assert", "__VERIFIER_atomic_begin", "__VERIFIER_atomic_end",
+        "__VERIFIER_load_await_aint", "__VERIFIER_xchg_await_aint", "abort", "exit", "_exit", "_Exit",
+        "pthread_exit", "thrd_exit", "printf", "puts", "putchar", "putc", "fputc", "fputs", "fprintf", "fwrite",
+        "fflush", "perror", "dprintf", "vprintf", "vfprintf", "usleep", "sleep", "nanosleep",
+    };
+    for (size_t i = 0; i < sizeof same_each_time / sizeof *same_each_time; i++)
+        if (strcmp(n, same_each_time[i]) == 0)
+            return 1;
+    if (is_error_fn(n) || strncmp(n, "llvm.dbg.", 9) == 0 || strncmp(n, "llvm.lifetime.", 14) == 0)
+        return 1;
+    if (p_LLVMIsDeclaration(g) || depth >= 6)
+        return 0;
+    for (LLVMBasicBlockRef bb = p_LLVMGetFirstBasicBlock(g); bb; bb = p_LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef x = p_LLVMGetFirstInstruction(bb); x; x = p_LLVMGetNextInstruction(x)) {
+            LLVMOpcode op = p_LLVMGetInstructionOpcode(x);
+            if (op == LLVMAlloca || (op == LLVMCall && !call_keeps_loop(x, depth + 1)))
+                return 0;
+        }
+    return 1;
+}
+
+/* Whether loop k must still be copied per time round after a fork. */
+static int loop_needs_copies(finfo *f, int k)
+{
+    const unsigned char *in = f->inloop + (size_t)k * (size_t)f->nblocks;
+    for (int b = 0; b < f->nblocks; b++) {
+        if (!in[b])
+            continue;
+        for (LLVMValueRef x = p_LLVMGetFirstInstruction(f->blocks[b]); x; x = p_LLVMGetNextInstruction(x)) {
+            LLVMOpcode op = p_LLVMGetInstructionOpcode(x);
+            if (op == LLVMAlloca || (op == LLVMCall && !call_keeps_loop(x, 0)))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 static finfo *func_info(cfront *c, LLVMValueRef fn)
 {
     int i = pmap_get(&c->fidx, fn);
@@ -1550,6 +1629,13 @@ static finfo *func_info(cfront *c, LLVMValueRef fn)
             f->plp_phi[k] = p_LLVMGetInstructionOpcode(p_LLVMGetFirstInstruction(f->blocks[h])) == LLVMPHI;
         }
     }
+    f->unrolled = wmx_calloc((size_t)(f->nheaders ? f->nheaders : 1), 1);
+    for (int h = 0; h < n; h++) {
+        int k = f->header_of[h];
+        if (k < 0)
+            continue;
+        f->unrolled[k] = (unsigned char)loop_needs_copies(f, k);
+    }
     for (int b = 0; b < n; b++)
         free(pred[b]);
     free(pred);
@@ -1573,6 +1659,7 @@ static void finfo_free(finfo *f)
     free(f->zne);
     free(f->plp_phi);
     free(f->live);
+    free(f->unrolled);
 }
 
 static int inst_new(cfront *c, finfo *fi)
@@ -1587,8 +1674,9 @@ static int inst_new(cfront *c, finfo *fi)
     for (size_t i = 0; i < n; i++)
         x->regs[i] = x->allocas[i] = -1;
     x->eff = wmx_malloc((size_t)(fi->nheaders ? fi->nheaders : 1) * sizeof *x->eff);
+    x->count = wmx_malloc((size_t)(fi->nheaders ? fi->nheaders : 1) * sizeof *x->count);
     for (int k = 0; k < fi->nheaders; k++)
-        x->eff[k] = -1;
+        x->eff[k] = x->count[k] = -1;
     return c->ninsts++;
 }
 
@@ -3311,7 +3399,7 @@ static void do_call(cfront *c, LLVMValueRef in)
     frame *G = &c->stack[c->depth++];
     memset(G, 0, sizeof *G);
     G->inst = xi;
-    G->counters = wmx_calloc(2 * (size_t)(fi->nheaders ? fi->nheaders : 1), sizeof *G->counters);
+    G->counters = wmx_calloc(CTR_SLOTS * (size_t)(fi->nheaders ? fi->nheaders : 1), sizeof *G->counters);
     G->call = in;
     G->atomic_fn = atomic_fn;
     G->bb = 0;
@@ -3320,6 +3408,43 @@ static void do_call(cfront *c, LLVMValueRef in)
 }
 
 /* ---- program points (fork mode) ------------------------------------------- */
+
+/* The register counting loop k's times round in frame instance `inst`. */
+static int loop_count_reg(cfront *c, int inst, int k)
+{
+    int *r = &c->insts[inst].count[k];
+    if (*r < 0)
+        *r = temp_reg(c);
+    return *r;
+}
+
+/* A kept loop that went round more than --unroll times blocks there. */
+static void emit_bound_check(cfront *c, int count_reg)
+{
+    ir_instr a = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0, 0 });
+    a.e1 = e_bin(c, OP_LE, ir_reg(c->p, count_reg), e_const(c, c->unroll));
+    a.bound_cut = true;
+    emit(c, &a, "(loop bound reached: --unroll)");
+}
+
+/* A test in block `from` of the top frame that may leave loops around it:
+ * note how it was decided in each loop it can leave (EXIT_*). */
+static void note_exit_test(cfront *c, int from, const int *succ, int nsucc, int how)
+{
+    frame *F = top(c);
+    finfo *fi = top_inst(c)->fi;
+    int n = fi->nblocks;
+    for (int k = 0; k < fi->nheaders; k++) {
+        const unsigned char *in = fi->inloop + (size_t)k * (size_t)n;
+        if (!in[from])
+            continue;
+        for (int j = 0; j < nsucc; j++)
+            if (succ[j] < 0 || !in[succ[j]]) {
+                F->counters[2 * fi->nheaders + k] |= how;
+                break;
+            }
+    }
+}
 
 /* An expression by its structure: the same computation made twice has two
  * pool indices. */
@@ -3348,7 +3473,8 @@ static void key_of(cfront *c, wmx_strbuf *b)
         finfo *fi = x->fi;
         wmx_strbuf_printf(b, "%d:%d:%d", F->inst, F->bb, F->pos);
         for (int h = 0; h < fi->nheaders; h++)
-            wmx_strbuf_printf(b, ",%d", F->counters[h]);
+            if (fi->unrolled[h])
+                wmx_strbuf_printf(b, ",%d", F->counters[h]);
         const unsigned char *live = fi->live + (size_t)F->bb * (size_t)fi->nvals;
         for (int v = 0; v < fi->nvals; v++) {
             if (!live[v])
@@ -3379,6 +3505,10 @@ static void key_of(cfront *c, wmx_strbuf *b)
  * translated, else remember where its code starts.  1 = jumped. */
 static int memo_here(cfront *c)
 {
+    /* a loop unrolled by constants that comes back to a translated point
+     * goes round at run time after all: bounded there */
+    int guard = c->hit_guard;
+    c->hit_guard = -1;
     if (!c->forked)
         return 0;
     flush_joins(c);
@@ -3387,6 +3517,8 @@ static int memo_here(cfront *c)
     int *slot = smap_slot(&c->memo, b.s ? b.s : "", b.len);
     free(b.s);
     if (*slot >= 0) {
+        if (guard >= 0)
+            emit_bound_check(c, guard);
         ir_instr j = ir_instr_init(I_JUMP, (wmx_srcloc){ 0, 0, 0 });
         j.e1 = -1;
         j.target = *slot;
@@ -3423,29 +3555,15 @@ static void thread_end(cfront *c)
 
 /* Takes the edge from block `from` to `to` in the top frame: phi copies,
  * loop counters, and (fork mode) the program point's memo. */
-/* A loop counter that indexes memory: a phi whose value round the loop is
- * itself plus or minus a constant.  After a fork it stays a constant (the loop counters in the
- * program point's key tell its iterations apart anyway), so `for (i = 0;
- * i < n; i++) a[i]` still indexes by a known cell. */
-static int indexes_memory(LLVMValueRef v, int depth)
-{
-    for (LLVMUseRef u = p_LLVMGetFirstUse(v); u; u = p_LLVMGetNextUse(u)) {
-        LLVMValueRef user = p_LLVMGetUser(u);
-        if (!p_LLVMIsAInstruction(user))
-            continue;
-        LLVMOpcode op = p_LLVMGetInstructionOpcode(user);
-        if (op == LLVMGetElementPtr && p_LLVMGetOperand(user, 0) != v)
-            return 1;
-        if ((op == LLVMSExt || op == LLVMZExt || op == LLVMTrunc) && depth < 2 && indexes_memory(user, depth + 1))
-            return 1;
-    }
-    return 0;
-}
-
+/* A loop counter: a phi whose value round the loop is itself plus or minus
+ * a constant.  After a fork it stays a constant while the loop's tests are
+ * decided by constants, so `for (i = 0; i < n; i++) a[i]` with a constant n
+ * is copied per time round and indexes known cells; a loop kept as a loop
+ * (see enter_edge) makes it a register. */
 static int is_induction(LLVMValueRef phi)
 {
-    if (!indexes_memory(phi, 0))
-        return 0;   /* a counter kept for its value would split what follows */
+    if (p_LLVMGetTypeKind(p_LLVMTypeOf(phi)) != LLVMIntegerTypeKind)
+        return 0;
     unsigned ni = p_LLVMCountIncoming(phi);
     for (unsigned j = 0; j < ni; j++) {
         LLVMValueRef v = p_LLVMGetIncomingValue(phi, j);
@@ -3465,6 +3583,19 @@ static void enter_edge(cfront *c, int from, int to)
     finfo *fi = x->fi;
     LLVMBasicBlockRef tb = fi->blocks[to];
     LLVMBasicBlockRef fb = fi->blocks[from];
+    int n = fi->nblocks, nh = fi->nheaders, hk = fi->header_of[to];
+    int back = fi->back[(size_t)from * (size_t)n + (size_t)to];
+    /* After a fork a loop goes round at run time when this time round left
+     * it on a test decided at run time, or on none at all: its induction
+     * variables become registers, so the next arrival is at a point already
+     * translated and jumps there.  One whose tests were decided by constants
+     * is copied per time round (it ends by itself, or comes back to a point
+     * already translated: see memo_here). */
+    int kept = 0;
+    if (back && c->forked && !fi->unrolled[hk]) {
+        int how = F->counters[2 * nh + hk];
+        kept = (how & EXIT_RUNTIME) || !(how & EXIT_FOLDED) || F->counters[hk] + 1 >= FOLD_ROUNDS_MAX;
+    }
     /* phis: all incoming values first, then the assignments */
     int nphi = 0, phi_changed = -1;
     LLVMValueRef first = p_LLVMGetFirstInstruction(tb);
@@ -3503,7 +3634,7 @@ static void enter_edge(cfront *c, int from, int to)
         }
         k = 0;
         for (LLVMValueRef in = first; k < nphi; in = p_LLVMGetNextInstruction(in), k++) {
-            if (c->forked && !(inc[k].kind == CV_CONST && fi->header_of[to] >= 0 && is_induction(in))) {
+            if (c->forked && !(inc[k].kind == CV_CONST && hk >= 0 && !kept && is_induction(in))) {
                 int r = reg_for(c, in);
                 emit_let(c, r, e_of(c, inc[k]));
                 set_val(c, in, cv_reg(r));
@@ -3513,9 +3644,8 @@ static void enter_edge(cfront *c, int from, int to)
         }
         free(inc);
     }
-    int n = fi->nblocks;
-    if (fi->back[(size_t)from * (size_t)n + (size_t)to]) {
-        int h = fi->header_of[to];
+    if (back) {
+        int h = hk;
         if (fi->spin[h]) {
             emit_block_forever(c, "(spin loop: waits; assume it exits)", false);
             return;
@@ -3529,11 +3659,24 @@ static void enter_edge(cfront *c, int from, int to)
             a.spin = true;
             emit(c, &a, "(spin loop: this time round changed nothing; assume it exits)");
         }
+        if (c->forked && !fi->unrolled[h]) {
+            /* its times round are counted at run time; a round decided by
+             * constants is not cut there (it ends by itself: `for (i = 0;
+             * i < 3; i++) sum += a[i]` runs three times under --unroll 2) */
+            F->counters[nh + h] = c->shared_folds;
+            F->counters[h]++;
+            int r = loop_count_reg(c, F->inst, h);
+            emit_let(c, r, e_bin(c, OP_ADD, ir_reg(c->p, r), e_const(c, 1)));
+            if (kept)
+                emit_bound_check(c, r);
+            else
+                c->hit_guard = r;
+            goto counted;
+        }
         /* loops decided while translating end by themselves (the budget
          * catches those that do not); the bound is for loops on shared data,
          * folded loads of it too (a loop on a global nothing writes would
          * otherwise spin here for ever where the peers cut it off) */
-        int nh = fi->nheaders;
         int on_shared = c->forked || F->counters[nh + h] != c->shared_folds;
         F->counters[nh + h] = c->shared_folds;
         int bound = on_shared ? c->unroll : 1000000;
@@ -3544,10 +3687,15 @@ static void enter_edge(cfront *c, int from, int to)
                 fail(c, NULL, "unsupported: a loop that runs over 1000000 times while translating");
             return;
         }
-    } else if (fi->header_of[to] >= 0) {
-        F->counters[fi->header_of[to]] = 0;
-        F->counters[fi->nheaders + fi->header_of[to]] = c->shared_folds;
+    } else if (hk >= 0) {
+        F->counters[hk] = 0;
+        F->counters[nh + hk] = c->shared_folds;
+        if (c->forked && !fi->unrolled[hk])
+            emit_let(c, loop_count_reg(c, F->inst, hk), e_const(c, 0));
     }
+counted:
+    if (hk >= 0)
+        F->counters[2 * nh + hk] = 0;   /* a new time round: no exit test yet */
     for (int h = 0; h < fi->nheaders; h++)
         if (!fi->inloop[(size_t)h * (size_t)n + (size_t)to])
             F->counters[h] = 0;
@@ -3581,7 +3729,7 @@ static void push_pending(cfront *c, int from, int to, int jump)
         size_t nv = (size_t)(fi->nvals ? fi->nvals : 1);
         w->envs[d] = wmx_malloc(nv * sizeof(cval));
         memcpy(w->envs[d], c->insts[c->stack[d].inst].env, nv * sizeof(cval));
-        size_t nh = 2 * (size_t)(fi->nheaders ? fi->nheaders : 1);
+        size_t nh = CTR_SLOTS * (size_t)(fi->nheaders ? fi->nheaders : 1);
         w->stack[d].counters = wmx_malloc(nh * sizeof(int));
         memcpy(w->stack[d].counters, c->stack[d].counters, nh * sizeof(int));
     }
@@ -3599,6 +3747,17 @@ static void free_stack(frame *s, int depth)
 static void go_fork_mode(cfront *c)
 {
     flush_joins(c);
+    if (!c->forked) {
+        /* the loops around this point may go round at run time from here:
+         * their counts so far become their registers' values */
+        for (int d = 0; d < c->depth; d++) {
+            frame *F = &c->stack[d];
+            finfo *fi = c->insts[F->inst].fi;
+            for (int k = 0; k < fi->nheaders; k++)
+                if (!fi->unrolled[k] && fi->inloop[(size_t)k * (size_t)fi->nblocks + (size_t)F->bb])
+                    emit_let(c, loop_count_reg(c, F->inst, k), e_const(c, F->counters[k]));
+        }
+    }
     /* translation-time locals become real lazily, at their first access
      * after the fork (their contents so far are their initial values) */
     c->forked = 1;
@@ -4040,7 +4199,9 @@ static void do_branch(cfront *c, LLVMValueRef in)
     cval cond = val(c, p_LLVMGetCondition(in));
     int t = pmap_get(&fi->bidx, p_LLVMGetSuccessor(in, 0));
     int f = pmap_get(&fi->bidx, p_LLVMGetSuccessor(in, 1));
+    int succ[2] = { t, f };
     if (cond.kind == CV_CONST) {
+        note_exit_test(c, from, succ, 2, EXIT_FOLDED);
         enter_edge(c, from, cond.c ? t : f);
         return;
     }
@@ -4055,6 +4216,7 @@ static void do_branch(cfront *c, LLVMValueRef in)
         enter_edge(c, from, f);
         return;
     }
+    note_exit_test(c, from, succ, 2, EXIT_RUNTIME);
     fork_branch(c, e_of(c, cond), from, t, f);
 }
 
@@ -4066,6 +4228,11 @@ static void do_switch(cfront *c, LLVMValueRef in)
     cval cond = val(c, p_LLVMGetOperand(in, 0));
     unsigned ns = p_LLVMGetNumSuccessors(in);
     int def = pmap_get(&fi->bidx, p_LLVMGetSuccessor(in, 0));
+    int *succ = wmx_malloc((size_t)ns * sizeof *succ);
+    for (unsigned k = 0; k < ns; k++)
+        succ[k] = pmap_get(&fi->bidx, p_LLVMGetSuccessor(in, k));
+    note_exit_test(c, from, succ, (int)ns, cond.kind == CV_CONST ? EXIT_FOLDED : EXIT_RUNTIME);
+    free(succ);
     if (cond.kind == CV_CONST) {
         for (unsigned k = 1; k < ns; k++) {
             cval cv = const_val(c, p_LLVMGetOperand(in, 2 * k));
@@ -4240,7 +4407,7 @@ static void translate_thread(cfront *c, int id)
     frame *F = &c->stack[0];
     memset(F, 0, sizeof *F);
     F->inst = xi;
-    F->counters = wmx_calloc(2 * (size_t)(fi->nheaders ? fi->nheaders : 1), sizeof *F->counters);
+    F->counters = wmx_calloc(CTR_SLOTS * (size_t)(fi->nheaders ? fi->nheaders : 1), sizeof *F->counters);
     F->at = p_LLVMGetFirstInstruction(fi->blocks[0]);
     c->path_done = 0;
     run_path(c);
@@ -4765,6 +4932,7 @@ static void free_translation(cfront *c)
         free(c->insts[i].regs);
         free(c->insts[i].allocas);
         free(c->insts[i].eff);
+        free(c->insts[i].count);
     }
     free(c->insts);
     c->insts = NULL;
@@ -4793,6 +4961,7 @@ static void free_translation(cfront *c)
     c->nnondets = 0;
     c->next_key = 0;
     c->atomic_var = -1;
+    c->hit_guard = -1;
     c->prelude_over = c->prelude_objs = c->wild_write = 0;
     c->cur = c->t = c->forked = c->visible = 0;
 }
@@ -4872,6 +5041,7 @@ static wmx_program *translate_file(const char *path, const cfront_opts *o, const
     c->plp = !(o && o->no_plp) || (o && o->plp);
     c->no_spin_assume = o && o->no_spin_assume;
     c->atomic_var = -1;
+    c->hit_guard = -1;
     c->nondet_lo = o && o->nondet_given ? o->nondet_lo : CFRONT_NONDET_LO;
     c->nondet_hi = o && o->nondet_given ? o->nondet_hi : CFRONT_NONDET_HI;
     c->budget = 2000000;

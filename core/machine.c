@@ -113,15 +113,133 @@ static size_t off_key_bufs(const wmx_machine *m)
     return align8((size_t)(m->nregs_total + m->ncells) * sizeof(wmx_val) + (size_t)m->nthreads * 12);
 }
 
-static int thread_bufcap(const ir_thread *th)
+/* Stores thread th may have buffered at once: each store counted as often
+ * as its loops let it run.  .wmx loops say their bounds (loops[]); a C
+ * program's loops are back jumps whose times round a register counts up
+ * to --unroll (core/cfront.c), found here as the natural loops of the
+ * thread's jumps. */
+static long saturating_mul(long a, long b)
+{
+    return a > MAX_BUFCAP / (b > 0 ? b : 1) ? MAX_BUFCAP + 1L : a * b;
+}
+
+static int thread_bufcap(const wmx_program *p, const ir_thread *th)
 {
     long stores = 0;
     for (int i = 0; i < th->ninstrs; i++)
         if (th->instrs[i].kind == I_STORE)
             stores++;
     long cap = stores;
-    for (int l = 0; l < th->nloops && cap <= MAX_BUFCAP; l++)
-        cap *= (long)(th->loops[l].bound > 0 ? th->loops[l].bound : 1) + 1;
+    if (th->nloops > 0 || p->unroll <= 0 || stores == 0) {
+        for (int l = 0; l < th->nloops && cap <= MAX_BUFCAP; l++)
+            cap = saturating_mul(cap, (long)(th->loops[l].bound > 0 ? th->loops[l].bound : 1) + 1);
+    } else {
+        int n = th->ninstrs;
+        long *weight = wmx_malloc((size_t)n * sizeof *weight);
+        int *npred = wmx_calloc((size_t)n + 1, sizeof *npred), *pred_at = wmx_calloc((size_t)n + 1, sizeof *pred_at);
+        int succ[2];
+#define SUCCS(i, ns) do { \
+            const ir_instr *in_ = &th->instrs[i]; \
+            ns = 0; \
+            if (in_->kind == I_JUMP && in_->target >= 0 && in_->target < n) \
+                succ[ns++] = in_->target; \
+            if (in_->kind != I_HALT && !(in_->kind == I_JUMP && in_->e1 < 0) && i + 1 < n) \
+                succ[ns++] = i + 1; \
+        } while (0)
+        for (int i = 0; i < n; i++) {
+            int ns;
+            weight[i] = 1;
+            SUCCS(i, ns);
+            for (int k = 0; k < ns; k++)
+                npred[succ[k]]++;
+        }
+        for (int i = 0; i < n; i++)
+            pred_at[i + 1] = pred_at[i] + npred[i];
+        int *pred = wmx_malloc((size_t)(pred_at[n] ? pred_at[n] : 1) * sizeof *pred);
+        memset(npred, 0, (size_t)n * sizeof *npred);
+        for (int i = 0; i < n; i++) {
+            int ns;
+            SUCCS(i, ns);
+            for (int k = 0; k < ns; k++)
+                pred[pred_at[succ[k]] + npred[succ[k]]++] = i;
+        }
+        /* back edges by depth-first search; each header's body by walking
+         * predecessors back from its latches */
+        unsigned char *state = wmx_calloc((size_t)n, 1);
+        int *stack = wmx_malloc((size_t)n * sizeof *stack), *next = wmx_calloc((size_t)n, sizeof *next);
+        int *stamp = wmx_malloc((size_t)n * sizeof *stamp), *work = wmx_malloc((size_t)n * sizeof *work);
+        unsigned char *is_header = wmx_calloc((size_t)n, 1);
+        for (int i = 0; i < n; i++)
+            stamp[i] = -1;
+        struct { int latch, head; } *back = NULL;
+        int nback = 0, capback = 0, sp = 0;
+        if (n > 0) {
+            stack[sp++] = 0;
+            state[0] = 1;
+        }
+        while (sp) {
+            int u = stack[sp - 1], ns;
+            SUCCS(u, ns);
+            if (next[u] < ns) {
+                int v = succ[next[u]++];
+                if (state[v] == 1) {
+                    is_header[v] = 1;
+                    if (nback == capback) {
+                        capback = capback ? 2 * capback : 16;
+                        back = wmx_realloc(back, (size_t)capback * sizeof *back);
+                    }
+                    back[nback].latch = u;
+                    back[nback++].head = v;
+                }
+                else if (state[v] == 0) {
+                    state[v] = 1;
+                    stack[sp++] = v;
+                }
+            } else {
+                state[u] = 2;
+                sp--;
+            }
+        }
+        for (int h = 0; h < n; h++) {
+            if (!is_header[h])
+                continue;
+            /* the body is what reaches a latch without passing h */
+            int wp = 0;
+            stamp[h] = h;
+            for (int k = 0; k < nback; k++)
+                if (back[k].head == h && stamp[back[k].latch] != h) {
+                    stamp[back[k].latch] = h;
+                    work[wp++] = back[k].latch;
+                }
+            while (wp) {
+                int x = work[--wp];
+                for (int k = pred_at[x]; k < pred_at[x + 1]; k++)
+                    if (stamp[pred[k]] != h) {
+                        stamp[pred[k]] = h;
+                        work[wp++] = pred[k];
+                    }
+            }
+            for (int i = 0; i < n; i++)
+                if (stamp[i] == h)
+                    weight[i] = saturating_mul(weight[i], (long)p->unroll + 1);
+        }
+#undef SUCCS
+        cap = 0;
+        for (int i = 0; i < n && cap <= MAX_BUFCAP; i++)
+            if (th->instrs[i].kind == I_STORE)
+                cap += weight[i];
+        free(weight);
+        free(npred);
+        free(pred_at);
+        free(pred);
+        free(state);
+        free(stack);
+        free(next);
+        free(stamp);
+        free(work);
+        free(is_header);
+        free(back);
+    }
     if (cap > MAX_BUFCAP)
         cap = MAX_BUFCAP;
     return cap < 1 ? 1 : (int)cap;
@@ -150,7 +268,7 @@ wmx_machine *machine_new(const wmx_program *prog, wmx_model model, wmx_error *er
         m->reg_off[t] = m->nregs_total;
         m->nregs_total += prog->threads[t].nregs;
         if (model != MODEL_SC) {
-            int c = thread_bufcap(&prog->threads[t]);
+            int c = thread_bufcap(prog, &prog->threads[t]);
             if (c > m->bufcap)
                 m->bufcap = c;
         }
