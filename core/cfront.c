@@ -3560,6 +3560,22 @@ static void thread_end(cfront *c)
  * decided by constants, so `for (i = 0; i < n; i++) a[i]` with a constant n
  * is copied per time round and indexes known cells; a loop kept as a loop
  * (see enter_edge) makes it a register. */
+/* Whether v indexes memory (an array index, through integer casts). */
+static int indexes_memory(LLVMValueRef v, int depth)
+{
+    for (LLVMUseRef u = p_LLVMGetFirstUse(v); u; u = p_LLVMGetNextUse(u)) {
+        LLVMValueRef user = p_LLVMGetUser(u);
+        if (!p_LLVMIsAInstruction(user))
+            continue;
+        LLVMOpcode op = p_LLVMGetInstructionOpcode(user);
+        if (op == LLVMGetElementPtr && p_LLVMGetOperand(user, 0) != v)
+            return 1;
+        if ((op == LLVMSExt || op == LLVMZExt || op == LLVMTrunc) && depth < 2 && indexes_memory(user, depth + 1))
+            return 1;
+    }
+    return 0;
+}
+
 static int is_induction(LLVMValueRef phi)
 {
     if (p_LLVMGetTypeKind(p_LLVMTypeOf(phi)) != LLVMIntegerTypeKind)
@@ -3594,7 +3610,20 @@ static void enter_edge(cfront *c, int from, int to)
     int kept = 0;
     if (back && c->forked && !fi->unrolled[hk]) {
         int how = F->counters[2 * nh + hk];
-        kept = (how & EXIT_RUNTIME) || !(how & EXIT_FOLDED) || F->counters[hk] + 1 >= FOLD_ROUNDS_MAX;
+        kept = (how & EXIT_RUNTIME) || !(how & EXIT_FOLDED);
+        /* Without --unroll, a loop that walks an array with a known index
+         * (`while (a[i] != 0) i--;`) is copied per time round too: the
+         * array's end ends it, as GenMC and Nidhugg run it, with no cut to
+         * explore again at a larger bound. */
+        if (kept && !c->unroll_given)
+            for (LLVMValueRef in = p_LLVMGetFirstInstruction(tb); in && p_LLVMGetInstructionOpcode(in) == LLVMPHI;
+                 in = p_LLVMGetNextInstruction(in))
+                if (val(c, in).kind == CV_CONST && is_induction(in) && indexes_memory(in, 0)) {
+                    kept = 0;
+                    break;
+                }
+        if (F->counters[hk] + 1 >= FOLD_ROUNDS_MAX)
+            kept = 1;
     }
     /* phis: all incoming values first, then the assignments */
     int nphi = 0, phi_changed = -1;
