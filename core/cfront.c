@@ -462,6 +462,10 @@ typedef struct frame {
 typedef struct pending {
     frame *stack;
     cval **envs;          /* each frame's environment, as it was */
+    cval *handles;        /* the pthread_t objects' cells, as they were (each
+                           * way of a fork creates its own threads) */
+    int *handle_objs;     /* which objects, in that order */
+    int nhandle_objs;
     int depth;
     int from, to;         /* the edge's blocks in the top frame */
     int jump;             /* the JUMP instruction to point here */
@@ -2272,6 +2276,14 @@ static int thread_create(cfront *c, LLVMValueRef fn, cval arg)
 
 static void thread_join(cfront *c, cval h)
 {
+    if (h.kind == CV_CONST && h.c == 0 && c->forked) {
+        /* no thread was created into this pthread_t on the way here: a
+         * way the run never takes (the branch that led here decided on a
+         * value only this translation did not know), or a join that
+         * waits for ever */
+        emit_block_forever(c, "(pthread_join of a thread this run did not create)", false);
+        return;
+    }
     if (h.kind != CV_CONST || h.c < 1 || h.c >= c->nthreads) {
         fail(c, NULL, "unsupported: pthread_join of a thread not known while translating "
                       "(keep pthread_t values in variables that only pthread_create writes)");
@@ -3270,6 +3282,8 @@ static void do_call(cfront *c, LLVMValueRef in)
         cval h = val(c, p_LLVMGetOperand(in, 0));
         cval ret = val(c, p_LLVMGetOperand(in, 1));
         thread_join(c, h);
+        if (c->path_done)
+            return;
         if (!c->failed && !(ret.kind == CV_CONST && ret.c == 0)) {
             /* the thread's result: a cell it writes as it ends */
             cthread *jt = &c->threads[h.c];
@@ -3499,6 +3513,13 @@ static void key_of(cfront *c, wmx_strbuf *b)
         }
         wmx_strbuf_printf(b, ";");
     }
+    /* which threads the pthread_t variables name: a join after this point
+     * depends on it */
+    for (int o = 0; o < c->nobjs; o++)
+        if (c->objs[o].handle && c->objs[o].var < 0)
+            for (int k = 0; k < c->objs[o].ncells; k++)
+                if (c->objs[o].cells[k].kind == CV_CONST && c->objs[o].cells[k].c != 0)
+                    wmx_strbuf_printf(b, "h%d.%d=%lld", o, k, (long long)c->objs[o].cells[k].c);
 }
 
 /* At a program point in fork mode: jump to its code if it has been
@@ -3560,6 +3581,22 @@ static void thread_end(cfront *c)
  * decided by constants, so `for (i = 0; i < n; i++) a[i]` with a constant n
  * is copied per time round and indexes known cells; a loop kept as a loop
  * (see enter_edge) makes it a register. */
+/* Whether v indexes memory (an array index, through integer casts). */
+static int indexes_memory(LLVMValueRef v, int depth)
+{
+    for (LLVMUseRef u = p_LLVMGetFirstUse(v); u; u = p_LLVMGetNextUse(u)) {
+        LLVMValueRef user = p_LLVMGetUser(u);
+        if (!p_LLVMIsAInstruction(user))
+            continue;
+        LLVMOpcode op = p_LLVMGetInstructionOpcode(user);
+        if (op == LLVMGetElementPtr && p_LLVMGetOperand(user, 0) != v)
+            return 1;
+        if ((op == LLVMSExt || op == LLVMZExt || op == LLVMTrunc) && depth < 2 && indexes_memory(user, depth + 1))
+            return 1;
+    }
+    return 0;
+}
+
 static int is_induction(LLVMValueRef phi)
 {
     if (p_LLVMGetTypeKind(p_LLVMTypeOf(phi)) != LLVMIntegerTypeKind)
@@ -3594,7 +3631,20 @@ static void enter_edge(cfront *c, int from, int to)
     int kept = 0;
     if (back && c->forked && !fi->unrolled[hk]) {
         int how = F->counters[2 * nh + hk];
-        kept = (how & EXIT_RUNTIME) || !(how & EXIT_FOLDED) || F->counters[hk] + 1 >= FOLD_ROUNDS_MAX;
+        kept = (how & EXIT_RUNTIME) || !(how & EXIT_FOLDED);
+        /* Without --unroll, a loop that walks an array with a known index
+         * (`while (a[i] != 0) i--;`) is copied per time round too: the
+         * array's end ends it, as GenMC and Nidhugg run it, with no cut to
+         * explore again at a larger bound. */
+        if (kept && !c->unroll_given)
+            for (LLVMValueRef in = p_LLVMGetFirstInstruction(tb); in && p_LLVMGetInstructionOpcode(in) == LLVMPHI;
+                 in = p_LLVMGetNextInstruction(in))
+                if (val(c, in).kind == CV_CONST && is_induction(in) && indexes_memory(in, 0)) {
+                    kept = 0;
+                    break;
+                }
+        if (F->counters[hk] + 1 >= FOLD_ROUNDS_MAX)
+            kept = 1;
     }
     /* phis: all incoming values first, then the assignments */
     int nphi = 0, phi_changed = -1;
@@ -3733,9 +3783,35 @@ static void push_pending(cfront *c, int from, int to, int jump)
         w->stack[d].counters = wmx_malloc(nh * sizeof(int));
         memcpy(w->stack[d].counters, c->stack[d].counters, nh * sizeof(int));
     }
+    size_t nh = 0;
+    for (int o = 0; o < c->nobjs; o++)
+        if (c->objs[o].handle)
+            nh += (size_t)c->objs[o].ncells;
+    w->handles = wmx_malloc((nh ? nh : 1) * sizeof *w->handles);
+    w->handle_objs = wmx_malloc((size_t)(c->nobjs ? c->nobjs : 1) * sizeof *w->handle_objs);
+    w->nhandle_objs = 0;
+    nh = 0;
+    for (int o = 0; o < c->nobjs; o++)
+        if (c->objs[o].handle) {
+            memcpy(w->handles + nh, c->objs[o].cells, (size_t)c->objs[o].ncells * sizeof *w->handles);
+            nh += (size_t)c->objs[o].ncells;
+            w->handle_objs[w->nhandle_objs++] = o;
+        }
     w->from = from;
     w->to = to;
     w->jump = jump;
+}
+
+/* Puts the pthread_t objects back as they were when w was pushed (objects
+ * made a handle since then are left alone). */
+static void restore_handles(cfront *c, const pending *w)
+{
+    size_t nh = 0;
+    for (int i = 0; i < w->nhandle_objs; i++) {
+        cobj *o = &c->objs[w->handle_objs[i]];
+        memcpy(o->cells, w->handles + nh, (size_t)o->ncells * sizeof *w->handles);
+        nh += (size_t)o->ncells;
+    }
 }
 
 static void free_stack(frame *s, int depth)
@@ -4427,6 +4503,9 @@ static void translate_thread(cfront *c, int id)
         }
         free(w.envs);
         free(w.stack);
+        restore_handles(c, &w);
+        free(w.handles);
+        free(w.handle_objs);
         c->p->threads[c->t].instrs[w.jump].target = c->p->threads[c->t].ninstrs;
         c->path_done = 0;
         enter_edge(c, w.from, w.to);
@@ -4440,6 +4519,8 @@ static void translate_thread(cfront *c, int id)
             free(w.envs[d]);
         free(w.envs);
         free(w.stack);
+        free(w.handles);
+        free(w.handle_objs);
     }
     c->depth = 0;
 }

@@ -356,6 +356,15 @@ bool ir_is_loop_bound(const wmx_program *p, int t, int pc)
     return false;
 }
 
+bool ir_is_creation_gate(const wmx_program *p, int t, int pc)
+{
+    if (t < 0 || t >= p->nthreads || pc != 0 || p->threads[t].ninstrs == 0)
+        return false;
+    const ir_instr *in = &p->threads[t].instrs[0];
+    return in->kind == I_AWAIT && in->addr.var >= 0 && in->addr.var < p->nvars &&
+           strncmp(p->vars[in->addr.var].name, "$start.", 7) == 0;
+}
+
 bool ir_is_visible(const ir_instr *in)
 {
     switch (in->kind) {

@@ -293,6 +293,11 @@ bool ir_waits(const ir_instr *in);
  * thread that would go round once more (a `bound N` loop's count, or
  * where the C front end's --unroll cut a loop). */
 bool ir_is_loop_bound(const wmx_program *p, int t, int pc);
+/* Whether instruction pc of thread t is the thread's creation gate: the
+ * C front end's await on `$start.T` that pthread_create opens.  A thread
+ * still there when nothing can move was never created: it neither blocks
+ * the run nor waits. */
+bool ir_is_creation_gate(const wmx_program *p, int t, int pc);
 /* Whether some thread has a lock (a blocking CAS). */
 bool ir_has_locks(const wmx_program *p);
 

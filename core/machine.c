@@ -754,6 +754,8 @@ bool machine_is_blocked(const wmx_machine *m, const void *state)
     void *s = CS(state);
     for (int t = 0; t < m->nthreads; t++) {
         int st = ts_of(m, s, t)->status;
+        if (st == TS_RUNNING && ir_is_creation_gate(m->prog, t, ts_of(m, s, t)->pc))
+            continue;           /* never created (a run-time thread count) */
         if (st == TS_BLOCKED || st == TS_RUNNING)
             return true;
     }

@@ -478,6 +478,8 @@ bool explore_wait_at(const wmx_program *p, const wmx_machine *m, const void *fin
     if (st != TS_BLOCKED && st != TS_RUNNING)
         return false;
     int pc = machine_pc(m, final_state, t);
+    if (st == TS_RUNNING && ir_is_creation_gate(p, t, pc))
+        return false;           /* never created */
     wait_reason why = WAIT_FOREVER;
     if (st == TS_BLOCKED)
         why = ir_is_loop_bound(p, t, pc) ? WAIT_BOUND

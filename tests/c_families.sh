@@ -133,15 +133,16 @@ sed 's/void \*R(void \*arg) { while (atomic_load_explicit(&f, memory_order_relax
 "$WMX" explore "$tmp/count.c" --unroll 3 --model sc --algo odpor --json > "$tmp/c"
 [ "$(counts "$tmp/c")" = "4 1" ] && grep -q '"unroll": 3' "$tmp/c" || bad "counting loop --unroll 3: $(counts "$tmp/c"), want 4 1"
 
-# without --unroll, explore doubles the bound while executions stop at it:
-# lastzero-10's reader loop needs 11 iterations, so the answer comes at 16
-# and equals the .wmx one (at the default 8 alone it would be short)
+# without --unroll, a loop that walks an array with a known index runs to
+# the array's end: lastzero-10's reader loop needs 11 iterations, and the
+# answer equals the .wmx one at the default bound, explored once (before
+# loops stayed loops it came at 16, after a second exploration)
 lastzero 10 > "$tmp/lz.wmx"
 c_lastzero 10 > "$tmp/lz.c"
 for a in odpor rfsmc; do
     "$WMX" explore "$tmp/lz.wmx" --model sc --algo $a --json > "$tmp/w"
     "$WMX" explore "$tmp/lz.c" --model sc --algo $a --json > "$tmp/c"
-    [ "$(counts "$tmp/c")" = "$(counts "$tmp/w")" ] && grep -q '"unroll": 16' "$tmp/c" \
+    [ "$(counts "$tmp/c")" = "$(counts "$tmp/w")" ] && grep -q '"unroll": 8,' "$tmp/c" \
         || bad "lastzero-10 C $a without --unroll: $(counts "$tmp/c") $(grep -o '"unroll": [0-9]*' "$tmp/c"), .wmx $(counts "$tmp/w")"
 done
 "$WMX" explore "$tmp/lz.c" --unroll 8 --model sc --algo odpor --json > "$tmp/c"

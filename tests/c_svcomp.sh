@@ -162,5 +162,44 @@ int main(int argc, char **argv) {
 EOF
 done
 
+# as many threads as a nondet value says: the threads a run does not create
+# neither block it nor wait (the run is complete when the created ones end)
+for v in true false; do
+    bound='x <= n'; [ $v = false ] && bound='x < n'
+    task "nondet-thread-count-$v" $v <<EOF
+volatile int x, n;
+void *reader(void *a) { check($bound); return 0; }
+void *incr(void *a) { int t = x; x = t + 1; return 0; }
+int main(void) {
+  pthread_t r, w;
+  n = __VERIFIER_nondet_int();
+  assume_abort_if_not(n > 0);
+  pthread_create(&r, 0, reader, 0);
+  for (int i = 0; i < n; i++) pthread_create(&w, 0, incr, 0);
+  return 0;
+}
+EOF
+done
+
+# a thread created on one side of a branch, joined through a global
+# pthread_t in a function that only that side reaches (ldv-races' style)
+for v in true false; do
+    after='check(pdev == 6);'; [ $v = false ] && after='check(pdev == 5);'
+    task "join-after-branch-$v" $v <<EOF
+pthread_t t1; int pdev;
+void *thread1(void *a) { pdev = 6; return 0; }
+int module_init(void) {
+  if (__VERIFIER_nondet_int()) { pthread_create(&t1, 0, thread1, 0); return 0; }
+  return -1;
+}
+void module_exit(void) { void *status; pthread_join(t1, &status); $after }
+int main(void) {
+  if (module_init() != 0) return 0;
+  module_exit();
+  return 0;
+}
+EOF
+done
+
 [ $fail = 0 ] && echo "c_svcomp: $n SV-COMP-style tasks give their verdicts"
 exit $fail
