@@ -33,7 +33,7 @@ struct pgas_machine {
 
 const char *pgas_ev_name(pgas_ev_kind k)
 {
-    static const char *const n[] = { "load", "store", "read", "write", "popa", "popb", "bar" };
+    static const char *const n[] = { "load", "store", "read", "write", "popa", "popb", "bar", "quiet" };
     return (unsigned)k < sizeof n / sizeof n[0] ? n[k] : "?";
 }
 
@@ -148,7 +148,7 @@ static bool check_visible(const pgas_machine *m, void *s, int r)
         }
         return true;
     }
-    case I_BARRIER:
+    case I_BARRIER: case I_QUIET:
         return true;
     default:
         /* fences and RMWs are refused by the parser */
@@ -255,7 +255,10 @@ bool pgas_is_enabled(const pgas_machine *m, const void *s, const pgas_transition
         if (t->rank < 0 || t->rank >= m->nranks)
             return false;
         const struct rhdr *h = chdr(s, t->rank);
-        return h->status == TS_RUNNING && m->th->instrs[h->pc].kind != I_BARRIER;
+        if (h->status != TS_RUNNING)
+            return false;
+        ir_kind k = m->th->instrs[h->pc].kind;
+        return k != I_BARRIER && (k != I_QUIET || pgas_rank_queues_empty(m, s, t->rank));
     }
     case PT_POPA: case PT_POPB:
         if (t->rank < 0 || t->rank >= m->nranks || t->queue < 0 || t->queue >= m->nqueues)
@@ -390,6 +393,9 @@ int pgas_apply(const pgas_machine *m, void *s, const pgas_transition *t, pgas_ev
         fifo_push(m, s, r, q, 0, &x);
         break;
     }
+    case I_QUIET:       /* enabled only with the rank's queues empty */
+        e.kind = PE_QUIET;
+        break;
     default:
         break;
     }
@@ -414,6 +420,14 @@ bool pgas_queues_empty(const pgas_machine *m, const void *s)
     const uint16_t *c = (const uint16_t *)((const char *)s + m->off_cnt);
     for (int i = 0; i < m->nranks * m->nqueues * 2; i++)
         if (c[i])
+            return false;
+    return true;
+}
+
+bool pgas_rank_queues_empty(const pgas_machine *m, const void *s, int r)
+{
+    for (int q = 0; q < m->nqueues; q++)
+        if (*cnt_of(m, (void *)s, r, q, 0) || *cnt_of(m, (void *)s, r, q, 1))
             return false;
     return true;
 }
@@ -565,6 +579,9 @@ void pgas_describe(const pgas_machine *m, const pgas_event *ev, char *buf, size_
         break;
     case PE_BAR:
         snprintf(buf, n, "R%d: bar   (line %d: %s)", ev->rank, line, text);
+        break;
+    case PE_QUIET:
+        snprintf(buf, n, "R%d: quiet (its queues are empty)   (line %d: %s)", ev->rank, line, text);
         break;
     }
 }

@@ -6,7 +6,8 @@
  * (source rank/cell, destination rank/cell), fb values in flight
  * (destination rank/cell, value).  Transitions:
  *   PT_STEP    rank's next command: load, store, read or write (the latter
- *              two append a request to fa of the rank's queue q);
+ *              two append a request to fa of the rank's queue q), or quiet
+ *              (enabled only when all of the rank's queues are empty);
  *   PT_POPA    oldest request of fa(rank,q): read the source now, append
  *              (destination, value) to fb(rank,q);
  *   PT_POPB    oldest entry of fb(rank,q): write it to the destination;
@@ -31,7 +32,7 @@ typedef struct pgas_transition {
 } pgas_transition;
 
 /* Event kinds of the seed (assign/assume run eagerly and are not events). */
-typedef enum pgas_ev_kind { PE_LOAD, PE_STORE, PE_READ, PE_WRITE, PE_POPA, PE_POPB, PE_BAR } pgas_ev_kind;
+typedef enum pgas_ev_kind { PE_LOAD, PE_STORE, PE_READ, PE_WRITE, PE_POPA, PE_POPB, PE_BAR, PE_QUIET } pgas_ev_kind;
 
 const char *pgas_ev_name(pgas_ev_kind k);    /* "load", "store", "read", ... */
 
@@ -87,6 +88,8 @@ int pgas_peek(const pgas_machine *m, const void *state, const pgas_transition *t
 bool pgas_is_final(const pgas_machine *m, const void *state);
 bool pgas_is_terminated(const pgas_machine *m, const void *state);
 bool pgas_queues_empty(const pgas_machine *m, const void *state);
+/* All of one rank's queues (both levels) are empty: its `quiet` can pass. */
+bool pgas_rank_queues_empty(const pgas_machine *m, const void *state, int rank);
 /* A rank stopped on a failed assertion / on a runtime fault (bad rank,
  * queue, index: an input error). */
 bool pgas_has_assert_failure(const pgas_machine *m, const void *state);

@@ -666,6 +666,19 @@ int pgas_robust(const wmx_program *p, pgas_method method, const pgas_opts *o,
     res->complete = true;
     res->robust = true;
     double t0 = pgas_now();
+    if (method == PGAS_NF) {
+        /* Theorem 5's normal form moves pops after the end of τ1; a quiet
+         * forbids moving a rank's pops past it, so nf would not be exact */
+        const ir_thread *th = &p->threads[0];
+        for (int i = 0; p->nthreads == 1 && i < th->ninstrs; i++)
+            if (th->instrs[i].kind == I_QUIET) {
+                wmx_error_set(err, p->file, th->instrs[i].loc.line, th->instrs[i].loc.col,
+                              "--method nf does not support 'quiet' (the normal form may delay a "
+                              "rank's remote accesses past it); use --method search, which is exact "
+                              "with quiet");
+                return -1;
+            }
+    }
     pgas_machine *m = pgas_machine_new(p, o->nranks, o->qcap, err);
     if (!m)
         return -1;

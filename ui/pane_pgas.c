@@ -131,6 +131,8 @@ static const char *rank_state(const ui_pgas *g, const void *s, int r)
     case TS_RUNNING: break;
     }
     const ir_instr *in = &g->prog->threads[0].instrs[pgas_pc(g->m, s, r)];
+    if (in->kind == I_QUIET)
+        return pgas_rank_queues_empty(g->m, s, r) ? "ready (quiet)" : "at quiet, queues not empty";
     return in->kind == I_BARRIER ? "at barrier" : "ready";
 }
 
@@ -233,7 +235,7 @@ static event_kind style_kind(pgas_ev_kind k)
     case PE_STORE: return EV_WRITE;
     case PE_READ: case PE_WRITE: return EV_WRITE_BUF;
     case PE_POPB: return EV_WRITE_MEM;
-    case PE_BAR: return EV_FENCE;
+    case PE_BAR: case PE_QUIET: return EV_FENCE;
     }
     return EV_READ;
 }
