@@ -102,6 +102,118 @@ static void event_short(const pgas_machine *m, const pgas_event *e, char *buf, s
         snprintf(buf, n, "%s", pgas_ev_name(e->kind));
 }
 
+/* An event in words: "rank 1's remote write into R0:y"; with its_rank,
+ * "its ..." (the rank was just named). */
+static void event_words(const pgas_machine *m, const pgas_event *e, bool its_rank, char *buf, size_t n)
+{
+    char who[32], c[128] = "", where[160] = "";
+    snprintf(who, sizeof who, its_rank ? "its" : "rank %d's", e->rank);
+    if (e->cell >= 0) {
+        ir_cell_name(pgas_program(m), e->cell, c, sizeof c);
+        if (e->addr_rank == e->rank && (e->kind == PE_LOAD || e->kind == PE_STORE))
+            snprintf(where, sizeof where, "%s", c);
+        else
+            snprintf(where, sizeof where, "R%d:%s", e->addr_rank, c);
+    }
+    const ir_instr *in = ev_instr(m, e);
+    const char *xfer = in && in->kind == I_PREAD ? "remote read" : "remote write";
+    switch (e->kind) {
+    case PE_LOAD:  snprintf(buf, n, "%s load of %s", who, where); break;
+    case PE_STORE: snprintf(buf, n, "%s store to %s", who, where); break;
+    case PE_READ:  snprintf(buf, n, "%s remote read request", who); break;
+    case PE_WRITE: snprintf(buf, n, "%s remote write request", who); break;
+    case PE_POPA:  snprintf(buf, n, "%s %s taking %s", who, xfer, where); break;
+    case PE_POPB:  snprintf(buf, n, "%s %s into %s", who, xfer, where); break;
+    case PE_BAR:   snprintf(buf, n, "%s barrier", who); break;
+    case PE_QUIET: snprintf(buf, n, "%s quiet", who); break;
+    }
+}
+
+static bool writes_memory(pgas_ev_kind k) { return k == PE_STORE || k == PE_POPB; }
+
+/* How x leads to y in words: "comes before (po)" and the like. */
+static const char *relation_words(const pgas_event *x, const pgas_event *y, pgas_rel rel)
+{
+    switch (rel) {
+    case PGAS_REL_PO: return "comes before (po)";
+    case PGAS_REL_ID:
+        return x->kind == PE_BAR ? "is the same barrier as (<->)" : "is part of the same transfer as (<->)";
+    case PGAS_REL_CF:
+        if (!writes_memory(x->kind))
+            return "reads before (cf)";
+        return writes_memory(y->kind) ? "is overwritten by (cf)" : "is read by (cf)";
+    }
+    return "?";
+}
+
+/* Prints text wrapped at width columns, every line indented. */
+static void print_wrapped(FILE *out, const char *text, int indent, int width)
+{
+    const char *s = text;
+    while (*s) {
+        int avail = width - indent, len = (int)strlen(s);
+        int cut = len;
+        if (len > avail) {
+            cut = avail;
+            while (cut > 0 && s[cut] != ' ')
+                cut--;
+            if (cut == 0)
+                cut = avail;
+        }
+        fprintf(out, "%*s%.*s\n", indent, "", cut, s);
+        s += cut;
+        while (*s == ' ')
+            s++;
+    }
+}
+
+/* The cycle as a sentence ("rank 0's barrier (step 4) comes before (po)
+ * its load of y (step 6), which reads before (cf) ..."), then the same in
+ * the a/b/c/d names of the paper's Lemma 17 on a line of its own. */
+static void print_cycle_words(FILE *out, const pgas_machine *m, const pgas_robust_result *res)
+{
+    wmx_strbuf b = { 0 };
+    for (int i = 0; i <= res->ncycle; i++) {
+        const pgas_cycle_elem *c = &res->cycle[i % res->ncycle];
+        const pgas_event *e = &res->events[c->event];
+        char w[300];
+        bool its = i > 0 && res->events[res->cycle[i - 1].event].rank == e->rank;
+        event_words(m, e, its, w, sizeof w);
+        if (i == res->ncycle) {
+            wmx_strbuf_printf(&b, "%s again.", w);
+            break;
+        }
+        const pgas_event *next = &res->events[res->cycle[(i + 1) % res->ncycle].event];
+        wmx_strbuf_printf(&b, "%s (step %d)%s%s ", w, pgas_event_step(res, c->event) + 1,
+                          i ? ", which " : " ", relation_words(e, next, c->next));
+    }
+    /* a sentence starts with a capital */
+    if (b.s && b.s[0] == 'r')
+        b.s[0] = 'R';
+    else if (b.s && b.s[0] == 'i')
+        b.s[0] = 'I';
+    fprintf(out, "Why: these events form a happens-before cycle (an event cannot come before itself):\n");
+    print_wrapped(out, b.s ? b.s : "", 2, 78);
+    free(b.s);
+    wmx_strbuf n = { 0 };
+    wmx_strbuf_printf(&n, "(as in the paper's Lemma 17:");
+    for (int i = 0; i < res->ncycle; i++) {
+        const pgas_cycle_elem *c = &res->cycle[i];
+        char role[64] = "";
+        for (const char *r = c->role; *r; r++) {
+            size_t l = strlen(role);
+            if (*r == '=')
+                snprintf(role + l, sizeof role - l, "=");
+            else
+                snprintf(role + l, sizeof role - l, "%c%d", *r, c->seg + 1);
+        }
+        wmx_strbuf_printf(&n, "%s %s step %d", i ? "," : "", role, pgas_event_step(res, c->event) + 1);
+    }
+    wmx_strbuf_printf(&n, ")");
+    print_wrapped(out, n.s, 2, 78);
+    free(n.s);
+}
+
 /* ---- explore ---- */
 
 /* --ranks, --max-states, --timeout: shared by explore and robust.  1 when
@@ -316,8 +428,10 @@ void pgas_print_robust(FILE *out, const wmx_program *p, const pgas_robust_result
                 fprintf(out, "%s{\"rank\": %d, \"kind\": \"%s\", \"address\": ", i ? ", " : "",
                         e->rank, pgas_ev_name(e->kind));
                 print_addr_json(out, m, e);
-                fprintf(out, ", \"line\": %d, \"role\": \"%s\", \"segment\": %d, \"event\": %d}",
-                        in ? in->loc.line : 0, c->role, c->seg + 1, c->event);
+                fprintf(out, ", \"line\": %d, \"role\": \"%s\", \"segment\": %d, \"event\": %d, "
+                        "\"step\": %d, \"next\": \"%s\"}",
+                        in ? in->loc.line : 0, c->role, c->seg + 1, c->event, pgas_event_step(res, c->event) + 1,
+                        c->next == PGAS_REL_PO ? "po" : c->next == PGAS_REL_CF ? "cf" : "<->");
             }
             fputc(']', out);
         }
@@ -356,31 +470,21 @@ void pgas_print_robust(FILE *out, const wmx_program *p, const pgas_robust_result
         return;
     }
     fprintf(out, "Not robust: this computation has a happens-before cycle that is not inside <->.\n");
-    if (res->ncycle > 0) {
-        fprintf(out, "Cycle (seed Lemma 17: a_i <->* b_i ->po* c_i <->* d_i ~> a_i+1, ~> = cf or <->):\n");
-        for (int i = 0; i < res->ncycle; i++) {
-            const pgas_cycle_elem *c = &res->cycle[i];
-            const pgas_event *e = &res->events[c->event];
-            const ir_instr *in = ev_instr(m, e);
-            char role[64] = "", d[160];
-            /* "a" "b=c" -> "a1", "b1=c1" */
-            for (const char *r = c->role; *r; r++) {
-                size_t l = strlen(role);
-                if (*r == '=')
-                    snprintf(role + l, sizeof role - l, "=");
-                else
-                    snprintf(role + l, sizeof role - l, "%c%d", *r, c->seg + 1);
-            }
-            event_short(m, e, d, sizeof d);
-            fprintf(out, "  rank %d  %-14s %-16s #%-3d line %d: %s\n", e->rank, role, d, c->event + 1,
-                    in ? in->loc.line : 0, in && in->text ? in->text : "");
-        }
-        fprintf(out, "  (then back to the first)\n");
-    }
-    fprintf(out, "Violating computation (%d events; replay it in the explorer):\n", res->nevents);
-    for (int i = 0; i < res->nevents; i++) {
+    if (res->ncycle > 0)
+        print_cycle_words(out, m, res);
+    fprintf(out, "Violating computation (%d steps; `robust` in the explorer makes it the timeline):\n",
+            res->computation.len);
+    for (int i = 0, e = 0; i < res->computation.len; i++) {
         char d[512];
-        pgas_describe(m, &res->events[i], d, sizeof d);
+        if (res->computation.steps[i].kind == PT_BARRIER) {
+            /* one step, one bar event per rank */
+            const ir_instr *in = ev_instr(m, &res->events[e]);
+            fprintf(out, "  %3d  barrier: all %d ranks pass it   (line %d: %s)\n", i + 1, res->nranks,
+                    in ? in->loc.line : 0, in && in->text ? in->text : "");
+            e += res->nranks;
+            continue;
+        }
+        pgas_describe(m, &res->events[e++], d, sizeof d);
         fprintf(out, "  %3d  %s\n", i + 1, d);
     }
     pgas_machine_free(m);

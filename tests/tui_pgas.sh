@@ -61,7 +61,7 @@ run() {
     text 'robust'; keys Enter
     wait_for 'PGAS 1to1: 2 ranks, step 8/8' || return
     must 'Not robust'
-    must 'rank 1  a2             popb R0:y'
+    must "rank 1's remote write into R0:y (step 6)"
     text 'undo 8'; keys Enter
     wait_for 'step 0/8' || return
     text 'graph hb'; keys Enter
