@@ -115,6 +115,20 @@ thread_status pgas_status(const pgas_machine *m, const void *state, int rank);
 int pgas_queue(const pgas_machine *m, const void *state, int rank, int queue, int level,
                const pgas_entry **entries);
 
+/* What a rank is doing or why it stopped, in words: "ready at line 9",
+ * "waits at the barrier of line 8", "waits at quiet (line 7) until its
+ * queues are empty: q0 holds 1 request", "blocked: the loop bound is
+ * exceeded at line 12 (...)", "blocked: assume is false at line 9 (...)",
+ * "assertion failed at line 14: assert(r == 1)", "finished". */
+void pgas_rank_why(const pgas_machine *m, const void *state, int rank, char *buf, size_t n);
+/* Why transition t is not enabled in state, in words (for the explorer):
+ * which ranks have not arrived at the barrier, what a rank waits for, whose
+ * queue holds what. */
+void pgas_why_disabled(const pgas_machine *m, const void *state, const pgas_transition *t,
+                       char *buf, size_t n);
+/* The queue's two levels as text: "fa: R0:x->R1:y  fb: -". */
+void pgas_queue_text(const pgas_machine *m, const void *state, int rank, int queue, char *buf, size_t n);
+
 /* "R1 q0 popa: read R0:x = 1" and the like. */
 void pgas_describe(const pgas_machine *m, const pgas_event *ev, char *buf, size_t n);
 /* "R1: popa q0" - a transition as the explorer names it. */
