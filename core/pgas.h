@@ -51,6 +51,17 @@ typedef struct pgas_failure {
     pgas_path witness;
 } pgas_failure;
 
+/* Blocked end states with the same places: per rank its status and pc
+ * (a rank at a barrier is TS_RUNNING there).  The first
+ * PGAS_MAX_BLOCKED_AT kinds are kept, in the order found. */
+#define PGAS_MAX_BLOCKED_AT 16
+typedef struct pgas_blocked {
+    long count;
+    int8_t status[WMX_PGAS_MAX_RANKS];
+    int pc[WMX_PGAS_MAX_RANKS];
+    pgas_path witness;          /* a shortest computation into one */
+} pgas_blocked;
+
 typedef struct pgas_explore_result {
     int nranks, nqueues;
     long states;
@@ -59,6 +70,8 @@ typedef struct pgas_explore_result {
     int nfinal;
     char **final_text;          /* distinct terminated states, printed, sorted */
     long nblocked;              /* maximal computations ending blocked */
+    int nblocked_at;
+    pgas_blocked *blocked_at;   /* where and why, see pgas_blocked */
     int nfail;
     pgas_failure *fails;        /* one per failing assert (rank, instr) */
     double time_s;

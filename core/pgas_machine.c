@@ -649,8 +649,17 @@ void pgas_rank_why(const pgas_machine *m, const void *s, int r, char *buf, size_
         snprintf(buf, n, "finished");
         return;
     case TS_BLOCKED:
-        if (ir_is_loop_bound(m->prog, 0, h->pc))
-            snprintf(buf, n, "blocked: the loop bound is exceeded at line %d (%s)", line, text);
+        if (ir_is_loop_bound(m->prog, 0, h->pc)) {
+            int bound = -1;
+            const ir_expr *x = in->e1 >= 0 ? &m->prog->exprs[in->e1] : NULL;
+            for (int l = 0; x && x->a >= 0 && l < m->th->nloops; l++)
+                if (m->th->loops[l].counter == m->prog->exprs[x->a].reg)
+                    bound = m->th->loops[l].bound;
+            if (bound >= 0)
+                snprintf(buf, n, "blocked: the loop of line %d runs more than its bound (%d)", line, bound);
+            else
+                snprintf(buf, n, "blocked: the loop of line %d runs more than its bound", line);
+        }
         else
             snprintf(buf, n, "blocked: assume is false at line %d (%s)", line, text);
         return;

@@ -214,6 +214,24 @@ static void print_cycle_words(FILE *out, const pgas_machine *m, const pgas_robus
     free(n.s);
 }
 
+/* A computation numbered by machine steps, as the explorer's timeline: a
+ * barrier is one step (one bar event per rank). */
+static void print_steps(FILE *out, const pgas_machine *m, const pgas_path *path, const pgas_event *ev, int nev)
+{
+    for (int i = 0, e = 0; i < path->len && e < nev; i++) {
+        if (path->steps[i].kind == PT_BARRIER) {
+            const ir_instr *in = ev_instr(m, &ev[e]);
+            fprintf(out, "  %3d  barrier: all %d ranks pass it   (line %d: %s)\n", i + 1, pgas_nranks(m),
+                    in ? in->loc.line : 0, in && in->text ? in->text : "");
+            e += pgas_nranks(m);
+            continue;
+        }
+        char d[512];
+        pgas_describe(m, &ev[e++], d, sizeof d);
+        fprintf(out, "  %3d  %s\n", i + 1, d);
+    }
+}
+
 /* ---- explore ---- */
 
 /* --ranks, --max-states, --timeout: shared by explore and robust.  1 when
@@ -246,6 +264,96 @@ static int limit_opt(cmd_ctx *ctx, const char *cmd, int argc, char **argv, int *
     if (v)
         (*i)++;
     return 1;
+}
+
+/* The state a witness ends in (caller frees). */
+static void *witness_end(const pgas_machine *m, const pgas_path *w)
+{
+    void *s = wmx_malloc(pgas_state_size(m));
+    pgas_init(m, s);
+    for (int i = 0; i < w->len; i++)
+        pgas_apply(m, s, &w->steps[i], NULL);
+    return s;
+}
+
+/* What stops each rank of a blocked end state, in words ("R2 waits at the
+ * barrier of line 8, which R0 never reaches"). */
+static void blocked_rank_text(const pgas_machine *m, const void *s, int r, char *buf, size_t n)
+{
+    char why[600];
+    pgas_rank_why(m, s, r, why, sizeof why);
+    const ir_instr *in = &pgas_program(m)->threads[0].instrs[0];
+    bool at_barrier = pgas_status(m, s, r) == TS_RUNNING && in[pgas_pc(m, s, r)].kind == I_BARRIER;
+    if (!at_barrier) {
+        snprintf(buf, n, "R%d %s", r, why);
+        return;
+    }
+    wmx_strbuf b = { 0 };
+    int k = 0;
+    for (int o = 0; o < pgas_nranks(m); o++)
+        if (!(pgas_status(m, s, o) == TS_RUNNING && in[pgas_pc(m, s, o)].kind == I_BARRIER))
+            wmx_strbuf_printf(&b, "%sR%d", k++ ? ", " : "", o);
+    snprintf(buf, n, "R%d %s, which %s never reach%s", r, why, b.s ? b.s : "?", k == 1 ? "es" : "");
+    free(b.s);
+}
+
+#define BLOCKED_SHOW 5
+/* Per kind of blocked end: the ranks that stop and why, the finished ones
+ * in a word; a shortest computation into the first kind. */
+static void print_blocked(FILE *out, const pgas_machine *m, const pgas_explore_result *res)
+{
+    if (res->nblocked == 0) {
+        fprintf(out, "Blocked computations: 0\n");
+        return;
+    }
+    fprintf(out, "Blocked computations: %ld end with ranks that cannot go on:\n", res->nblocked);
+    long listed = 0;
+    int shown = res->nblocked_at < BLOCKED_SHOW ? res->nblocked_at : BLOCKED_SHOW;
+    for (int k = 0; k < shown; k++) {
+        const pgas_blocked *b = &res->blocked_at[k];
+        listed += b->count;
+        wmx_strbuf w = { 0 }, done = { 0 };
+        wmx_strbuf_printf(&w, "%ld end%s with", b->count, b->count == 1 ? "s" : "");
+        void *s = witness_end(m, &b->witness);
+        int nstop = 0, ndone = 0;
+        for (int r = 0; r < res->nranks; r++) {
+            if (pgas_status(m, s, r) == TS_DONE) {
+                wmx_strbuf_printf(&done, "%sR%d", ndone++ ? ", " : "", r);
+                continue;
+            }
+            char t[900];
+            blocked_rank_text(m, s, r, t, sizeof t);
+            wmx_strbuf_printf(&w, "%s %s", nstop++ ? ";" : "", t);
+        }
+        if (ndone)
+            wmx_strbuf_printf(&w, "; %s finished", done.s);
+        print_wrapped(out, w.s, 2, 78);
+        free(s);
+        free(w.s);
+        free(done.s);
+        if (k > 0)
+            continue;
+        wmx_strbuf c = { 0 };
+        wmx_strbuf_printf(&c, "a shortest computation into it (%d step%s):", b->witness.len,
+                          b->witness.len == 1 ? "" : "s");
+        for (int i = 0; i < b->witness.len; i++) {
+            char nm[64];
+            pgas_transition_name(&b->witness.steps[i], nm, sizeof nm);
+            wmx_strbuf_printf(&c, "%s %s", i ? "," : "", nm);
+        }
+        print_wrapped(out, c.s, 4, 78);
+        free(c.s);
+    }
+    if (listed < res->nblocked)
+        fprintf(out, "  and %ld more that stop elsewhere (--json lists up to %d kinds)\n", res->nblocked - listed,
+                PGAS_MAX_BLOCKED_AT);
+    for (int k = 0; k < res->nblocked_at; k++)
+        for (int r = 0; r < res->nranks; r++)
+            if (res->blocked_at[k].status[r] == TS_BLOCKED &&
+                ir_is_loop_bound(pgas_program(m), 0, res->blocked_at[k].pc[r])) {
+                fprintf(out, "  (a loop bound cuts computations: raise `bound N` if the loop may run longer)\n");
+                return;
+            }
 }
 
 static int pgas_explore_cmd(int argc, char **argv, cmd_ctx *ctx, const wmx_program *p)
@@ -293,7 +401,31 @@ static int pgas_explore_cmd(int argc, char **argv, cmd_ctx *ctx, const wmx_progr
             fputs(i ? ", " : "", ctx->out);
             json_string(ctx->out, res.final_text[i]);
         }
-        fprintf(ctx->out, "], \"blocked\": %ld, \"assertion_failures\": [", res.nblocked);
+        fprintf(ctx->out, "], \"blocked\": %ld, \"blocked_at\": [", res.nblocked);
+        for (int k = 0; k < res.nblocked_at && m; k++) {
+            const pgas_blocked *b = &res.blocked_at[k];
+            fprintf(ctx->out, "%s{\"count\": %ld, \"ranks\": [", k ? ", " : "", b->count);
+            void *s = witness_end(m, &b->witness);
+            for (int r = 0; r < res.nranks; r++) {
+                char t[900];
+                blocked_rank_text(m, s, r, t, sizeof t);
+                const ir_instr *in = b->pc[r] >= 0 ? &th->instrs[b->pc[r]] : NULL;
+                fprintf(ctx->out, "%s{\"rank\": %d, \"line\": %d, \"why\": ", r ? ", " : "", r,
+                        in ? in->loc.line : 0);
+                json_string(ctx->out, t);
+                fputc('}', ctx->out);
+            }
+            free(s);
+            fprintf(ctx->out, "], \"witness\": [");
+            for (int i = 0; i < b->witness.len; i++) {
+                char nm[64];
+                pgas_transition_name(&b->witness.steps[i], nm, sizeof nm);
+                fputs(i ? ", " : "", ctx->out);
+                json_string(ctx->out, nm);
+            }
+            fprintf(ctx->out, "]}");
+        }
+        fprintf(ctx->out, "], \"assertion_failures\": [");
         for (int i = 0; i < res.nfail; i++) {
             const ir_instr *in = &th->instrs[res.fails[i].instr];
             fprintf(ctx->out, "%s{\"rank\": %d, \"line\": %d, \"col\": %d, \"text\": ", i ? ", " : "",
@@ -316,8 +448,8 @@ static int pgas_explore_cmd(int argc, char **argv, cmd_ctx *ctx, const wmx_progr
         fprintf(ctx->out, "Terminated states (%d):\n", res.nfinal);
         for (int i = 0; i < res.nfinal; i++)
             fprintf(ctx->out, "  %s\n", res.final_text[i]);
-        fprintf(ctx->out, "Blocked computations (assume false, or a barrier never passed): %ld\n",
-                res.nblocked);
+        if (m)
+            print_blocked(ctx->out, m, &res);
         if (res.nfail == 0)
             fprintf(ctx->out, "No assertion fails.\n");
         for (int i = 0; i < res.nfail; i++) {
@@ -328,12 +460,8 @@ static int pgas_explore_cmd(int argc, char **argv, cmd_ctx *ctx, const wmx_progr
                 pgas_event *ev;
                 int nev;
                 pgas_replay(m, &res.fails[i].witness, &ev, &nev);
-                fprintf(ctx->out, "  witness:\n");
-                for (int k = 0; k < nev; k++) {
-                    char d[512];
-                    pgas_describe(m, &ev[k], d, sizeof d);
-                    fprintf(ctx->out, "  %3d  %s\n", k + 1, d);
-                }
+                fprintf(ctx->out, "  witness (%d steps):\n", res.fails[i].witness.len);
+                print_steps(ctx->out, m, &res.fails[i].witness, ev, nev);
                 free(ev);
             }
         }
@@ -474,19 +602,7 @@ void pgas_print_robust(FILE *out, const wmx_program *p, const pgas_robust_result
         print_cycle_words(out, m, res);
     fprintf(out, "Violating computation (%d steps; `robust` in the explorer makes it the timeline):\n",
             res->computation.len);
-    for (int i = 0, e = 0; i < res->computation.len; i++) {
-        char d[512];
-        if (res->computation.steps[i].kind == PT_BARRIER) {
-            /* one step, one bar event per rank */
-            const ir_instr *in = ev_instr(m, &res->events[e]);
-            fprintf(out, "  %3d  barrier: all %d ranks pass it   (line %d: %s)\n", i + 1, res->nranks,
-                    in ? in->loc.line : 0, in && in->text ? in->text : "");
-            e += res->nranks;
-            continue;
-        }
-        pgas_describe(m, &res->events[e++], d, sizeof d);
-        fprintf(out, "  %3d  %s\n", i + 1, d);
-    }
+    print_steps(out, m, &res->computation, res->events, res->nevents);
     pgas_machine_free(m);
 }
 

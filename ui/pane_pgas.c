@@ -305,6 +305,15 @@ static gx_graph *hb_graph(ui_pgas *g, const pgas_event *ev, int n, const int *cy
         snprintf(c, sizeof c, "rank %d", r);
         gx_add_cluster(x, c);
     }
+    /* events are numbered by the timeline step that made them, as the
+     * `robust` list and the step counter are: a barrier step makes one bar
+     * per rank */
+    int *stepno = wmx_malloc(((size_t)n + 1) * sizeof *stepno);
+    for (int i = 0, step = 1; i < n; step++) {
+        int k = ev[i].kind == PE_BAR ? g->N : 1;
+        for (int j = 0; j < k && i < n; j++)
+            stepno[i++] = step;
+    }
     for (int i = 0; i < n; i++) {
         char id[32], full[256], shrt[128], tiny[16], addr[80] = "";
         const ir_instr *in = ev[i].instr >= 0 ? &g->prog->threads[0].instrs[ev[i].instr] : NULL;
@@ -320,15 +329,16 @@ static gx_graph *hb_graph(ui_pgas *g, const pgas_event *ev, int n, const int *cy
                 inc = true;
             }
         snprintf(id, sizeof id, "e%d", i);
-        snprintf(full, sizeof full, "%d %s%s%s%s line %d", i + 1, pgas_ev_name(ev[i].kind), addr,
+        snprintf(full, sizeof full, "%d %s%s%s%s line %d", stepno[i], pgas_ev_name(ev[i].kind), addr,
                  *role ? " " : "", role, in ? in->loc.line : 0);
-        snprintf(shrt, sizeof shrt, "%d %s%s", i + 1, pgas_ev_name(ev[i].kind), addr);
-        snprintf(tiny, sizeof tiny, "%d", i + 1);
+        snprintf(shrt, sizeof shrt, "%d %s%s", stepno[i], pgas_ev_name(ev[i].kind), addr);
+        snprintf(tiny, sizeof tiny, "%d", stepno[i]);
         int k = gx_add_node(x, id, full, shrt, tiny, ev[i].rank, inc ? GX_FACT : 0);
         x->n[k].thread = ev[i].rank;
         x->n[k].ekind = style_kind(ev[i].kind);
-        x->n[k].step = i + 1;
+        x->n[k].step = stepno[i];
     }
+    free(stepno);
     pgas_edge *e;
     int ne = pgas_hb_edges(g->m, ev, n, &e);
     int first_edge = x->ne;
