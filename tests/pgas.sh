@@ -82,6 +82,41 @@ grep -q 'R0: x=1 y=1 r=1 | R1: x=1 y=1 r=1' "$tmp/e" || bad "explore 1to1: final
 "$WMX" explore "$root/examples/pgas/prodcons.wmx" --json > "$tmp/e" 2>&1 || bad "explore prodcons: exit $?"
 grep -q '"assertion_failures": \[\]' "$tmp/e" || bad "explore prodcons --json"
 
+# -- explore says where and why computations block: a loop bound, an
+# assume, a barrier that some rank never reaches; witnesses are numbered by
+# steps (a barrier is one)
+"$WMX" explore "$root/examples/pgas/1to1.wmx" > "$tmp/e.1to1" 2>&1
+grep -q '^ *3  barrier: all 2 ranks pass it   (line 12: barrier)' "$tmp/e.1to1" &&
+    grep -q '^ *4  R0: load R0:y = 0' "$tmp/e.1to1" && ! grep -q '^ *5  ' "$tmp/e.1to1" ||
+    { bad "explore 1to1: witness not numbered by steps"; cat "$tmp/e.1to1"; }
+cat > "$tmp/spin.wmx" <<'EOF'
+ranks 2;
+var x = 1, y, flag;
+spmd {
+  write(x, (rank + 1) % nranks, y, 0);
+  write(x, (rank + 1) % nranks, flag, 0);
+  do {
+    f = flag;
+  } while (f == 0) bound 1;
+}
+EOF
+"$WMX" explore "$tmp/spin.wmx" > "$tmp/out" 2>&1
+flat=$(tr '\n' ' ' < "$tmp/out" | tr -s ' ')
+for want in "end with ranks that cannot go on" "R0 blocked: the loop of line 6 runs more than its bound (1)" \
+            "a shortest computation into it" "raise \`bound N\`"; do
+    case "$flat" in *"$want"*) ;; *) bad "explore spin: no '$want'"; cat "$tmp/out" ;; esac
+done
+grep -q 'assume false, or a barrier never passed' "$tmp/out" && bad "explore spin: the old reasonless count"
+"$WMX" explore "$tmp/spin.wmx" --json > "$tmp/j" 2>&1
+grep -q '"blocked_at": \[{"count": [0-9]*, "ranks": \[{"rank": 0, "line": 6, "why": "R0 blocked: the loop of line 6' "$tmp/j" ||
+    { bad "explore spin --json: no blocked_at"; cat "$tmp/j"; }
+printf 'ranks 2;\nvar x;\nspmd {\n  if (rank == 0) {\n    barrier;\n  }\n  r = x;\n  assume(r == 1);\n}\n' > "$tmp/bar.wmx"
+"$WMX" explore "$tmp/bar.wmx" > "$tmp/out" 2>&1
+flat=$(tr '\n' ' ' < "$tmp/out" | tr -s ' ')
+for want in "1 ends with R0 waits at the barrier of line 5, which R1 never reaches; R1 blocked: assume is false at line 8 (assume(r == 1))"; do
+    case "$flat" in *"$want"*) ;; *) bad "explore bar: no '$want'"; cat "$tmp/out" ;; esac
+done
+
 # -- bad input: file:line:col: message, exit 2
 check_err() {  # name, program text, expected message (grep), command
     printf '%b' "$2" > "$tmp/$1.wmx"
