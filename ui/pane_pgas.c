@@ -167,7 +167,7 @@ static void put_clipped(ui_screen *s, int x, int y, int w, ui_style st, const ch
  * line takes two).  Returns the number of lines; fills at most max. */
 typedef struct pline {
     ui_style st;
-    char text[600];
+    char text[1024];
 } pline;
 
 static int rank_lines(const ui_pgas *g, const void *st, int w, pline *out, int max)
@@ -176,7 +176,7 @@ static int rank_lines(const ui_pgas *g, const void *st, int w, pline *out, int m
     int n = 0;
 #define ADD(style, ...) do { if (n < max) { out[n].st = (style); snprintf(out[n].text, sizeof out[n].text, __VA_ARGS__); } n++; } while (0)
     for (int r = 0; r < g->N; r++) {
-        char state[200], regs[400] = "";
+        char state[160], regs[400] = "";
         rank_state(g, st, r, state, sizeof state);
         const wmx_val *rv = pgas_regs(g->m, st, r);
         int o = 0;
