@@ -170,4 +170,11 @@ printf 'robust\n' > "$tmp/robust.wmxs"
 grep -q '^ *8  R0: popb q0 writes R1:y := 1' "$tmp/out" && ! grep -q '^ *9  R' "$tmp/out" &&
     grep -q 'Violating computation (8 steps' "$tmp/out" && grep -q 'timeline now (8 steps)' "$tmp/out" ||
     { echo "FAIL: robust lists events, not the timeline's steps:"; cat "$tmp/out"; fail=1; }
+# -- quiet in the explorer: a rank at `quiet;` steps only once its queues
+# are empty, and says what it waits for until then
+printf 'step R0\nstep R0\npopa R0 q0\npopb R0 q0\nstep R0\nrobust --method nf\n' > "$tmp/quiet.wmxs"
+"$WMX" --script "$tmp/quiet.wmxs" "$root/examples/pgas/barrier-all.wmx" > "$tmp/out" 2>&1
+grep -q 'step R0 is not enabled now: R0 waits at quiet (line 13) until its queues are empty: q0 holds 1 request (fa)' "$tmp/out" &&
+    grep -q '^ *4  R0: quiet' "$tmp/out" && grep -q "does not support 'quiet'" "$tmp/out" ||
+    { echo "FAIL: quiet in the explorer:"; cat "$tmp/out"; fail=1; }
 exit $fail
