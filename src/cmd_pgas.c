@@ -285,7 +285,7 @@ static void blocked_rank_text(const pgas_machine *m, const void *s, int r, char 
     const ir_instr *in = &pgas_program(m)->threads[0].instrs[0];
     bool at_barrier = pgas_status(m, s, r) == TS_RUNNING && in[pgas_pc(m, s, r)].kind == I_BARRIER;
     if (!at_barrier) {
-        snprintf(buf, n, "R%d %s", r, why);
+        snprintf(buf, n, "R%d %s%s", r, pgas_status(m, s, r) == TS_BLOCKED ? "is " : "", why);
         return;
     }
     wmx_strbuf b = { 0 };
@@ -306,14 +306,15 @@ static void print_blocked(FILE *out, const pgas_machine *m, const pgas_explore_r
         fprintf(out, "Blocked computations: 0\n");
         return;
     }
-    fprintf(out, "Blocked computations: %ld end with ranks that cannot go on:\n", res->nblocked);
+    fprintf(out, "Blocked computations: %ld end%s with ranks that cannot go on:\n", res->nblocked,
+            res->nblocked == 1 ? "s" : "");
     long listed = 0;
     int shown = res->nblocked_at < BLOCKED_SHOW ? res->nblocked_at : BLOCKED_SHOW;
     for (int k = 0; k < shown; k++) {
         const pgas_blocked *b = &res->blocked_at[k];
         listed += b->count;
         wmx_strbuf w = { 0 }, done = { 0 };
-        wmx_strbuf_printf(&w, "%ld end%s with", b->count, b->count == 1 ? "s" : "");
+        wmx_strbuf_printf(&w, "%ld end%s where", b->count, b->count == 1 ? "s" : "");
         void *s = witness_end(m, &b->witness);
         int nstop = 0, ndone = 0;
         for (int r = 0; r < res->nranks; r++) {
@@ -326,7 +327,7 @@ static void print_blocked(FILE *out, const pgas_machine *m, const pgas_explore_r
             wmx_strbuf_printf(&w, "%s %s", nstop++ ? ";" : "", t);
         }
         if (ndone)
-            wmx_strbuf_printf(&w, "; %s finished", done.s);
+            wmx_strbuf_printf(&w, "; %s %s finished", done.s, ndone == 1 ? "has" : "have");
         print_wrapped(out, w.s, 2, 78);
         free(s);
         free(w.s);

@@ -102,18 +102,18 @@ spmd {
 EOF
 "$WMX" explore "$tmp/spin.wmx" > "$tmp/out" 2>&1
 flat=$(tr '\n' ' ' < "$tmp/out" | tr -s ' ')
-for want in "end with ranks that cannot go on" "R0 blocked: the loop of line 6 runs more than its bound (1)" \
+for want in "end with ranks that cannot go on" "R0 is blocked: the loop of line 6 runs more than its bound (1)" \
             "a shortest computation into it" "raise \`bound N\`"; do
     case "$flat" in *"$want"*) ;; *) bad "explore spin: no '$want'"; cat "$tmp/out" ;; esac
 done
 grep -q 'assume false, or a barrier never passed' "$tmp/out" && bad "explore spin: the old reasonless count"
 "$WMX" explore "$tmp/spin.wmx" --json > "$tmp/j" 2>&1
-grep -q '"blocked_at": \[{"count": [0-9]*, "ranks": \[{"rank": 0, "line": 6, "why": "R0 blocked: the loop of line 6' "$tmp/j" ||
+grep -q '"blocked_at": \[{"count": [0-9]*, "ranks": \[{"rank": 0, "line": 6, "why": "R0 is blocked: the loop of line 6' "$tmp/j" ||
     { bad "explore spin --json: no blocked_at"; cat "$tmp/j"; }
 printf 'ranks 2;\nvar x;\nspmd {\n  if (rank == 0) {\n    barrier;\n  }\n  r = x;\n  assume(r == 1);\n}\n' > "$tmp/bar.wmx"
 "$WMX" explore "$tmp/bar.wmx" > "$tmp/out" 2>&1
 flat=$(tr '\n' ' ' < "$tmp/out" | tr -s ' ')
-for want in "1 ends with R0 waits at the barrier of line 5, which R1 never reaches; R1 blocked: assume is false at line 8 (assume(r == 1))"; do
+for want in "1 ends where R0 waits at the barrier of line 5, which R1 never reaches; R1 is blocked: assume is false at line 8 (assume(r == 1))"; do
     case "$flat" in *"$want"*) ;; *) bad "explore bar: no '$want'"; cat "$tmp/out" ;; esac
 done
 
