@@ -493,7 +493,7 @@ static bool program_valid(const wmx_program *p)
             bool mem = in->kind == I_LOAD || in->kind == I_STORE || in->kind == I_XCHG ||
                        in->kind == I_FAA || in->kind == I_CAS || in->kind == I_AWAIT ||
                        in->kind == I_PREAD || in->kind == I_PWRITE;
-            ok = in_range((int)in->kind, 0, (int)I_BARRIER + 1) &&
+            ok = in_range((int)in->kind, 0, (int)I_QUIET + 1) &&
                  addr_ok(p, maxreg, &in->addr, nr) && addr_ok(p, maxreg, &in->addr2, nr) &&
                  (!mem || in->addr.var >= 0 || in->addr.ptr >= 0) &&
                  in_range(in->dst, -1, nr) && in_range(in->dst2, -1, nr) &&

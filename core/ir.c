@@ -370,7 +370,7 @@ bool ir_is_visible(const ir_instr *in)
     switch (in->kind) {
     case I_LOAD: case I_STORE: case I_FENCE: case I_XCHG:
     case I_FAA: case I_CAS: case I_AWAIT:
-    case I_PREAD: case I_PWRITE: case I_BARRIER:
+    case I_PREAD: case I_PWRITE: case I_BARRIER: case I_QUIET:
         return true;
     default:
         return false;

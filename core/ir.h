@@ -94,7 +94,8 @@ typedef enum ir_kind {
      * addr = local address, addr2 = remote address, e1 = rank, e2 = queue */
     I_PREAD,    /* read(local, R, remote, q) */
     I_PWRITE,   /* write(local, R, remote, q) */
-    I_BARRIER   /* barrier */
+    I_BARRIER,  /* barrier */
+    I_QUIET     /* quiet: wait until all of the rank's queues are empty */
 } ir_kind;
 
 typedef struct ir_instr {

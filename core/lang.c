@@ -1084,7 +1084,7 @@ static void parse_rmw(parser *ps, size_t start, int dst, int dst2)
     int line = ps->cur.line, col = ps->cur.col;
     if (ps->in_spmd)
         fail_at(ps, line, col, "'%s' is not a PGAS command (an spmd block has loads, stores, "
-                "read, write and barrier)", kw);
+                "read, write, barrier and quiet)", kw);
     advance(ps);
     ir_kind kind = strcmp(kw, "xchg") == 0 ? I_XCHG : strcmp(kw, "faa") == 0 ? I_FAA
                  : strcmp(kw, "cas") == 0 ? I_CAS : I_AWAIT;
@@ -1235,16 +1235,16 @@ static void parse_assign(parser *ps, size_t start)
     emit(ps, &in);
 }
 
-/* ---- PGAS statements: read(...), write(...), barrier --------------- */
+/* ---- PGAS statements: read(...), write(...), barrier, quiet --------- */
 
-/* `read(` / `write(` / `barrier;` - words that stay usable as register
+/* `read(` / `write(` / `barrier;` / `quiet;` - words that stay usable as register
  * names elsewhere, so they are recognised by what follows them. */
 static bool at_pgas_stmt(parser *ps)
 {
     if (!is(ps, T_IDENT))
         return false;
     bool rw = is_kw(ps, "read") || is_kw(ps, "write");
-    bool bar = is_kw(ps, "barrier");
+    bool bar = is_kw(ps, "barrier") || is_kw(ps, "quiet");
     if (!rw && !bar)
         return false;
     /* peek the next visible character without consuming a token */
@@ -1296,6 +1296,15 @@ static void parse_pgas_stmt(parser *ps, size_t start)
         emit(ps, &in);
         return;
     }
+    if (is_kw(ps, "quiet")) {
+        advance(ps);
+        size_t end = ps->prev_end;
+        expect_semi(ps, "'quiet'");
+        make_text(ps, start, end);
+        ir_instr in = instr(ps, I_QUIET);
+        emit(ps, &in);
+        return;
+    }
     bool is_read = is_kw(ps, "read");
     const char *kw = is_read ? "read" : "write";
     advance(ps);
@@ -1341,7 +1350,7 @@ static void parse_stmt(parser *ps)
         char kw[MAX_IDENT + 1];
         ident_text(ps, kw);
         fail_at(ps, ps->cur.line, ps->cur.col,
-                "'%s' is not a PGAS command (an spmd block has loads, stores, read, write and barrier)", kw);
+                "'%s' is not a PGAS command (an spmd block has loads, stores, read, write, barrier and quiet)", kw);
     }
     if (at_pgas_stmt(ps)) {
         if (!ps->in_spmd) {

@@ -51,6 +51,17 @@ typedef struct pgas_failure {
     pgas_path witness;
 } pgas_failure;
 
+/* Blocked end states with the same places: per rank its status and pc
+ * (a rank at a barrier is TS_RUNNING there).  The first
+ * PGAS_MAX_BLOCKED_AT kinds are kept, in the order found. */
+#define PGAS_MAX_BLOCKED_AT 16
+typedef struct pgas_blocked {
+    long count;
+    int8_t status[WMX_PGAS_MAX_RANKS];
+    int pc[WMX_PGAS_MAX_RANKS];
+    pgas_path witness;          /* a shortest computation into one */
+} pgas_blocked;
+
 typedef struct pgas_explore_result {
     int nranks, nqueues;
     long states;
@@ -59,6 +70,8 @@ typedef struct pgas_explore_result {
     int nfinal;
     char **final_text;          /* distinct terminated states, printed, sorted */
     long nblocked;              /* maximal computations ending blocked */
+    int nblocked_at;
+    pgas_blocked *blocked_at;   /* where and why, see pgas_blocked */
     int nfail;
     pgas_failure *fails;        /* one per failing assert (rank, instr) */
     double time_s;
@@ -69,11 +82,15 @@ typedef struct pgas_explore_result {
 int pgas_explore(const wmx_program *p, const pgas_opts *o, pgas_explore_result *res, wmx_error *err);
 void pgas_explore_result_free(pgas_explore_result *r);
 
+/* How a cycle element leads to the next one. */
+typedef enum pgas_rel { PGAS_REL_PO, PGAS_REL_CF, PGAS_REL_ID } pgas_rel;
+
 /* One element of a reported cycle, in cycle order. */
 typedef struct pgas_cycle_elem {
     int event;                  /* index into the computation's events */
     int seg;                    /* which rank segment (0..k-1) */
-    char role[16];              /* "a", "b=c", "a=b=c=d", ... */
+    char role[16];              /* "a", "b=c", "a=b=c=d", ... (Lemma 17's names) */
+    pgas_rel next;              /* to the next element: po+, cf, or <-> (same class) */
 } pgas_cycle_elem;
 
 typedef struct pgas_robust_result {
@@ -97,6 +114,10 @@ typedef struct pgas_robust_result {
 int pgas_robust(const wmx_program *p, pgas_method method, const pgas_opts *o,
                 pgas_robust_result *res, wmx_error *err);
 void pgas_robust_result_free(pgas_robust_result *r);
+
+/* The step of res->computation that produced event ev (a barrier step
+ * produces one event per rank). */
+int pgas_event_step(const pgas_robust_result *res, int ev);
 
 /* ---- independent checks (tests; no state shared with the deciders) ---- */
 

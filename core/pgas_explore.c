@@ -78,6 +78,32 @@ static void build_path(const pgas_store *st, long node, pgas_path *out)
     }
 }
 
+/* Counts a blocked end state under its places (breadth first: the first
+ * one of a kind has a shortest witness). */
+static void note_blocked(pgas_explore_result *res, const pgas_machine *m, const void *s,
+                         const pgas_store *st, long node)
+{
+    pgas_blocked key;
+    memset(&key, 0, sizeof key);
+    for (int r = 0; r < pgas_nranks(m); r++) {
+        key.status[r] = (int8_t)pgas_status(m, s, r);
+        key.pc[r] = key.status[r] == TS_DONE ? -1 : pgas_pc(m, s, r);
+    }
+    for (int k = 0; k < res->nblocked_at; k++) {
+        pgas_blocked *b = &res->blocked_at[k];
+        if (memcmp(b->status, key.status, sizeof key.status) == 0 && memcmp(b->pc, key.pc, sizeof key.pc) == 0) {
+            b->count++;
+            return;
+        }
+    }
+    if (res->nblocked_at == PGAS_MAX_BLOCKED_AT)
+        return;
+    res->blocked_at = wmx_realloc(res->blocked_at, (size_t)(res->nblocked_at + 1) * sizeof *res->blocked_at);
+    key.count = 1;
+    build_path(st, node, &key.witness);
+    res->blocked_at[res->nblocked_at++] = key;
+}
+
 int pgas_explore(const wmx_program *p, const pgas_opts *o, pgas_explore_result *res, wmx_error *err)
 {
     memset(res, 0, sizeof *res);
@@ -153,6 +179,7 @@ int pgas_explore(const wmx_program *p, const pgas_opts *o, pgas_explore_result *
                 }
             } else if (!pgas_has_assert_failure(m, s)) {
                 res->nblocked++;
+                note_blocked(res, m, s, &st, i);
             }
             continue;
         }
@@ -189,5 +216,8 @@ void pgas_explore_result_free(pgas_explore_result *r)
     for (int i = 0; i < r->nfail; i++)
         free(r->fails[i].witness.steps);
     free(r->fails);
+    for (int i = 0; i < r->nblocked_at; i++)
+        free(r->blocked_at[i].witness.steps);
+    free(r->blocked_at);
     memset(r, 0, sizeof *r);
 }

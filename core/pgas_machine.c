@@ -33,7 +33,7 @@ struct pgas_machine {
 
 const char *pgas_ev_name(pgas_ev_kind k)
 {
-    static const char *const n[] = { "load", "store", "read", "write", "popa", "popb", "bar" };
+    static const char *const n[] = { "load", "store", "read", "write", "popa", "popb", "bar", "quiet" };
     return (unsigned)k < sizeof n / sizeof n[0] ? n[k] : "?";
 }
 
@@ -148,7 +148,7 @@ static bool check_visible(const pgas_machine *m, void *s, int r)
         }
         return true;
     }
-    case I_BARRIER:
+    case I_BARRIER: case I_QUIET:
         return true;
     default:
         /* fences and RMWs are refused by the parser */
@@ -255,7 +255,10 @@ bool pgas_is_enabled(const pgas_machine *m, const void *s, const pgas_transition
         if (t->rank < 0 || t->rank >= m->nranks)
             return false;
         const struct rhdr *h = chdr(s, t->rank);
-        return h->status == TS_RUNNING && m->th->instrs[h->pc].kind != I_BARRIER;
+        if (h->status != TS_RUNNING)
+            return false;
+        ir_kind k = m->th->instrs[h->pc].kind;
+        return k != I_BARRIER && (k != I_QUIET || pgas_rank_queues_empty(m, s, t->rank));
     }
     case PT_POPA: case PT_POPB:
         if (t->rank < 0 || t->rank >= m->nranks || t->queue < 0 || t->queue >= m->nqueues)
@@ -390,6 +393,9 @@ int pgas_apply(const pgas_machine *m, void *s, const pgas_transition *t, pgas_ev
         fifo_push(m, s, r, q, 0, &x);
         break;
     }
+    case I_QUIET:       /* enabled only with the rank's queues empty */
+        e.kind = PE_QUIET;
+        break;
     default:
         break;
     }
@@ -414,6 +420,14 @@ bool pgas_queues_empty(const pgas_machine *m, const void *s)
     const uint16_t *c = (const uint16_t *)((const char *)s + m->off_cnt);
     for (int i = 0; i < m->nranks * m->nqueues * 2; i++)
         if (c[i])
+            return false;
+    return true;
+}
+
+bool pgas_rank_queues_empty(const pgas_machine *m, const void *s, int r)
+{
+    for (int q = 0; q < m->nqueues; q++)
+        if (*cnt_of(m, (void *)s, r, q, 0) || *cnt_of(m, (void *)s, r, q, 1))
             return false;
     return true;
 }
@@ -566,7 +580,168 @@ void pgas_describe(const pgas_machine *m, const pgas_event *ev, char *buf, size_
     case PE_BAR:
         snprintf(buf, n, "R%d: bar   (line %d: %s)", ev->rank, line, text);
         break;
+    case PE_QUIET:
+        snprintf(buf, n, "R%d: quiet (its queues are empty)   (line %d: %s)", ev->rank, line, text);
+        break;
     }
+}
+
+static void entry_text(const pgas_machine *m, const pgas_entry *e, int level, char *buf, size_t n)
+{
+    char a[64], b[64];
+    ir_cell_name(m->prog, e->src_cell, a, sizeof a);
+    ir_cell_name(m->prog, e->dst_cell, b, sizeof b);
+    if (level == 0)
+        snprintf(buf, n, "R%d:%s->R%d:%s", e->src_rank, a, e->dst_rank, b);
+    else
+        snprintf(buf, n, "R%d:%s=%lld", e->dst_rank, b, (long long)e->value);
+}
+
+void pgas_queue_text(const pgas_machine *m, const void *s, int r, int q, char *buf, size_t n)
+{
+    wmx_strbuf b = { 0 };
+    for (int l = 0; l < 2; l++) {
+        int c = *cnt_of(m, (void *)s, r, q, l);
+        const pgas_entry *e = ent_of(m, (void *)s, r, q, l);
+        wmx_strbuf_printf(&b, "%s%s:", l ? "  " : "", l ? "fb" : "fa");
+        for (int i = 0; i < c; i++) {
+            char t[160];
+            entry_text(m, &e[i], l, t, sizeof t);
+            wmx_strbuf_printf(&b, " %s", t);
+        }
+        if (c == 0)
+            wmx_strbuf_printf(&b, " -");
+    }
+    snprintf(buf, n, "%s", b.s ? b.s : "");
+    free(b.s);
+}
+
+static const ir_instr *instr_at(const pgas_machine *m, int pc)
+{
+    return pc >= 0 && pc < m->th->ninstrs ? &m->th->instrs[pc] : NULL;
+}
+
+/* "q0 holds 1 request and 1 value in flight, q1 holds 2 requests" */
+static void queues_held(const pgas_machine *m, const void *s, int r, wmx_strbuf *b)
+{
+    bool first = true;
+    for (int q = 0; q < m->nqueues; q++) {
+        int na = *cnt_of(m, (void *)s, r, q, 0), nb = *cnt_of(m, (void *)s, r, q, 1);
+        if (!na && !nb)
+            continue;
+        wmx_strbuf_printf(b, "%sq%d holds", first ? "" : ", ", q);
+        if (na)
+            wmx_strbuf_printf(b, " %d request%s (fa)", na, na == 1 ? "" : "s");
+        if (nb)
+            wmx_strbuf_printf(b, "%s %d value%s in flight (fb)", na ? " and" : "", nb, nb == 1 ? "" : "s");
+        first = false;
+    }
+}
+
+void pgas_rank_why(const pgas_machine *m, const void *s, int r, char *buf, size_t n)
+{
+    const struct rhdr *h = chdr(s, r);
+    const ir_instr *in = instr_at(m, h->pc);
+    int line = in ? in->loc.line : 0;
+    const char *text = in && in->text ? in->text : "";
+    switch ((thread_status)h->status) {
+    case TS_DONE:
+        snprintf(buf, n, "finished");
+        return;
+    case TS_BLOCKED:
+        if (ir_is_loop_bound(m->prog, 0, h->pc)) {
+            int bound = -1;
+            const ir_expr *x = in->e1 >= 0 ? &m->prog->exprs[in->e1] : NULL;
+            for (int l = 0; x && x->a >= 0 && l < m->th->nloops; l++)
+                if (m->th->loops[l].counter == m->prog->exprs[x->a].reg)
+                    bound = m->th->loops[l].bound;
+            if (bound >= 0)
+                snprintf(buf, n, "blocked: the loop of line %d runs more than its bound (%d)", line, bound);
+            else
+                snprintf(buf, n, "blocked: the loop of line %d runs more than its bound", line);
+        }
+        else
+            snprintf(buf, n, "blocked: assume is false at line %d (%s)", line, text);
+        return;
+    case TS_ERROR:
+        if (h->fault == PF_ASSERT)
+            snprintf(buf, n, "assertion failed at line %d: %s", line, text);
+        else
+            snprintf(buf, n, "stopped by a runtime fault at line %d: %s", line, text);
+        return;
+    case TS_RUNNING:
+        break;
+    }
+    if (in && in->kind == I_BARRIER) {
+        snprintf(buf, n, "waits at the barrier of line %d", line);
+    } else if (in && in->kind == I_QUIET && !pgas_rank_queues_empty(m, s, r)) {
+        wmx_strbuf b = { 0 };
+        wmx_strbuf_printf(&b, "waits at quiet (line %d) until its queues are empty: ", line);
+        queues_held(m, s, r, &b);
+        snprintf(buf, n, "%s", b.s);
+        free(b.s);
+    } else {
+        snprintf(buf, n, "ready at line %d: %s", line, text);
+    }
+}
+
+void pgas_why_disabled(const pgas_machine *m, const void *s, const pgas_transition *t, char *buf, size_t n)
+{
+    wmx_strbuf b = { 0 };
+    char why[600];
+    if (t->kind == PT_BARRIER) {
+        wmx_strbuf_printf(&b, "not every rank is at a barrier:");
+        bool first = true;
+        for (int r = 0; r < m->nranks; r++) {
+            const struct rhdr *h = chdr(s, r);
+            if (h->status == TS_RUNNING && m->th->instrs[h->pc].kind == I_BARRIER)
+                continue;
+            pgas_rank_why(m, s, r, why, sizeof why);
+            wmx_strbuf_printf(&b, "%s R%d has not arrived (%s)", first ? "" : ";", r, why);
+            first = false;
+        }
+    } else if (t->kind == PT_STEP) {
+        const struct rhdr *h = chdr(s, t->rank);
+        pgas_rank_why(m, s, t->rank, why, sizeof why);
+        if (h->status == TS_RUNNING && m->th->instrs[h->pc].kind == I_BARRIER) {
+            wmx_strbuf_printf(&b, "R%d %s; all ranks pass it together with `barrier`", t->rank, why);
+            int missing = 0;
+            for (int r = 0; r < m->nranks; r++) {
+                const struct rhdr *o = chdr(s, r);
+                if (o->status == TS_RUNNING && m->th->instrs[o->pc].kind == I_BARRIER)
+                    continue;
+                wmx_strbuf_printf(&b, "%sR%d", missing++ ? ", " : " once ", r);
+            }
+            if (missing)
+                wmx_strbuf_printf(&b, " %s there too", missing == 1 ? "is" : "are");
+        } else if (h->status == TS_RUNNING) {
+            /* at quiet with queues not empty */
+            wmx_strbuf_printf(&b, "R%d %s; pop them first (popa/popb R%d qN)", t->rank, why, t->rank);
+        } else {
+            wmx_strbuf_printf(&b, "R%d: %s", t->rank, why);
+        }
+    } else {
+        int level = t->kind == PT_POPA ? 0 : 1;
+        int other = *cnt_of(m, (void *)s, t->rank, t->queue, 1 - level);
+        char qt[600];
+        pgas_queue_text(m, s, t->rank, t->queue, qt, sizeof qt);
+        if (other) {
+            wmx_strbuf_printf(&b, "R%d's queue q%d has nothing in %s; it holds %s: `%s R%d q%d` %s",
+                              t->rank, t->queue, level == 0 ? "fa (no request waits)" : "fb (no value is in flight)",
+                              qt, level == 1 ? "popa" : "popb", t->rank, t->queue, level == 1 ? "first" : "instead");
+        } else {
+            wmx_strbuf_printf(&b, "R%d's queue q%d is empty", t->rank, t->queue);
+            wmx_strbuf held = { 0 };
+            queues_held(m, s, t->rank, &held);
+            if (held.s)
+                wmx_strbuf_printf(&b, "; R%d's other queues: %s", t->rank, held.s);
+            else
+                wmx_strbuf_printf(&b, "; all of R%d's queues are empty", t->rank);
+            free(held.s);
+        }
+    }
+    snprintf(buf, n, "%s", b.s ? b.s : "");
+    free(b.s);
 }
 
 void pgas_transition_name(const pgas_transition *t, char *buf, size_t n)

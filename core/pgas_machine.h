@@ -6,7 +6,8 @@
  * (source rank/cell, destination rank/cell), fb values in flight
  * (destination rank/cell, value).  Transitions:
  *   PT_STEP    rank's next command: load, store, read or write (the latter
- *              two append a request to fa of the rank's queue q);
+ *              two append a request to fa of the rank's queue q), or quiet
+ *              (enabled only when all of the rank's queues are empty);
  *   PT_POPA    oldest request of fa(rank,q): read the source now, append
  *              (destination, value) to fb(rank,q);
  *   PT_POPB    oldest entry of fb(rank,q): write it to the destination;
@@ -31,7 +32,7 @@ typedef struct pgas_transition {
 } pgas_transition;
 
 /* Event kinds of the seed (assign/assume run eagerly and are not events). */
-typedef enum pgas_ev_kind { PE_LOAD, PE_STORE, PE_READ, PE_WRITE, PE_POPA, PE_POPB, PE_BAR } pgas_ev_kind;
+typedef enum pgas_ev_kind { PE_LOAD, PE_STORE, PE_READ, PE_WRITE, PE_POPA, PE_POPB, PE_BAR, PE_QUIET } pgas_ev_kind;
 
 const char *pgas_ev_name(pgas_ev_kind k);    /* "load", "store", "read", ... */
 
@@ -87,6 +88,8 @@ int pgas_peek(const pgas_machine *m, const void *state, const pgas_transition *t
 bool pgas_is_final(const pgas_machine *m, const void *state);
 bool pgas_is_terminated(const pgas_machine *m, const void *state);
 bool pgas_queues_empty(const pgas_machine *m, const void *state);
+/* All of one rank's queues (both levels) are empty: its `quiet` can pass. */
+bool pgas_rank_queues_empty(const pgas_machine *m, const void *state, int rank);
 /* A rank stopped on a failed assertion / on a runtime fault (bad rank,
  * queue, index: an input error). */
 bool pgas_has_assert_failure(const pgas_machine *m, const void *state);
@@ -111,6 +114,20 @@ thread_status pgas_status(const pgas_machine *m, const void *state, int rank);
 /* level 0 = fa, 1 = fb; oldest first */
 int pgas_queue(const pgas_machine *m, const void *state, int rank, int queue, int level,
                const pgas_entry **entries);
+
+/* What a rank is doing or why it stopped, in words: "ready at line 9",
+ * "waits at the barrier of line 8", "waits at quiet (line 7) until its
+ * queues are empty: q0 holds 1 request", "blocked: the loop bound is
+ * exceeded at line 12 (...)", "blocked: assume is false at line 9 (...)",
+ * "assertion failed at line 14: assert(r == 1)", "finished". */
+void pgas_rank_why(const pgas_machine *m, const void *state, int rank, char *buf, size_t n);
+/* Why transition t is not enabled in state, in words (for the explorer):
+ * which ranks have not arrived at the barrier, what a rank waits for, whose
+ * queue holds what. */
+void pgas_why_disabled(const pgas_machine *m, const void *state, const pgas_transition *t,
+                       char *buf, size_t n);
+/* The queue's two levels as text: "fa: R0:x->R1:y  fb: -". */
+void pgas_queue_text(const pgas_machine *m, const void *state, int rank, int queue, char *buf, size_t n);
 
 /* "R1 q0 popa: read R0:x = 1" and the like. */
 void pgas_describe(const pgas_machine *m, const pgas_event *ev, char *buf, size_t n);

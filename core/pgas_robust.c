@@ -654,6 +654,12 @@ static void find_cycle(const pgas_machine *m, pgas_robust_result *res, int npref
         }
         if (res->ncycle > 1 && res->cycle[res->ncycle - 1].event == res->cycle[0].event)
             res->ncycle--;     /* cannot happen with distinct ranks; kept safe */
+        for (int i = 0; i < res->ncycle; i++) {
+            int x = res->cycle[i].event, y = res->cycle[(i + 1) % res->ncycle].event;
+            res->cycle[i].next = g.cls[x] == g.cls[y] ? PGAS_REL_ID
+                               : g.ev[x].rank == g.ev[y].rank && g.poi[x] >= 0 && g.poi[x] < g.poi[y] ? PGAS_REL_PO
+                               : PGAS_REL_CF;
+        }
     }
     egraph_free(&g);
 }
@@ -666,6 +672,19 @@ int pgas_robust(const wmx_program *p, pgas_method method, const pgas_opts *o,
     res->complete = true;
     res->robust = true;
     double t0 = pgas_now();
+    if (method == PGAS_NF) {
+        /* Theorem 5's normal form moves pops after the end of τ1; a quiet
+         * forbids moving a rank's pops past it, so nf would not be exact */
+        const ir_thread *th = &p->threads[0];
+        for (int i = 0; p->nthreads == 1 && i < th->ninstrs; i++)
+            if (th->instrs[i].kind == I_QUIET) {
+                wmx_error_set(err, p->file, th->instrs[i].loc.line, th->instrs[i].loc.col,
+                              "--method nf does not support 'quiet' (the normal form may delay a "
+                              "rank's remote accesses past it); use --method search, which is exact "
+                              "with quiet");
+                return -1;
+            }
+    }
     pgas_machine *m = pgas_machine_new(p, o->nranks, o->qcap, err);
     if (!m)
         return -1;
@@ -887,6 +906,17 @@ int pgas_robust(const wmx_program *p, pgas_method method, const pgas_opts *o,
     free(tr);
     pgas_machine_free(m);
     return rc;
+}
+
+int pgas_event_step(const pgas_robust_result *res, int ev)
+{
+    int e = 0;
+    for (int i = 0; i < res->computation.len; i++) {
+        e += res->computation.steps[i].kind == PT_BARRIER ? res->nranks : 1;
+        if (ev < e)
+            return i;
+    }
+    return res->computation.len - 1;
 }
 
 void pgas_robust_result_free(pgas_robust_result *r)

@@ -2328,7 +2328,7 @@ static void find_sure_writes(rs *r)
             const ir_instr *in = &th->instrs[i];
             switch (in->kind) {
             case I_AWAIT: case I_ASSUME: case I_ASSERT:
-            case I_PREAD: case I_PWRITE: case I_BARRIER:
+            case I_PREAD: case I_PWRITE: case I_BARRIER: case I_QUIET:
                 safe = false;
                 break;
             case I_LOAD: case I_STORE: case I_XCHG: case I_FAA: case I_CAS:
@@ -2450,7 +2450,7 @@ static void find_released(rs *r)
                             v = 1;
                         else if (in->kind == I_HALT || in->kind == I_ASSUME || in->kind == I_ASSERT ||
                                  ir_waits(in) || in->kind == I_PREAD || in->kind == I_PWRITE ||
-                                 in->kind == I_BARRIER ||
+                                 in->kind == I_BARRIER || in->kind == I_QUIET ||
                                  (ir_is_visible(in) && in->kind != I_FENCE && fixed_cell(p, &in->addr) < 0))
                             v = 0;
                         else if (in->kind == I_JUMP)

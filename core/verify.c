@@ -749,6 +749,9 @@ static bool has_cycle(const uint64_t *adj, int n, int W)
     return t < n;
 }
 
+/* s.why of a co edge that the outcome's final value implies */
+#define SAT_WHY_FINAL (-2)
+
 static bool saturate(const wmx_exec *x, wmx_model model, expl *ex)
 {
     int ne = x->nev, nc = x->ncells;
@@ -781,6 +784,17 @@ static bool saturate(const wmx_exec *x, wmx_model model, expl *ex)
     for (int w = 0; w < ne; w++)
         if (xev_is_write(&x->ev[w]))
             sat_edge(&s, 3, ne + x->ev[w].cell, w, REL_CO, -1);
+    /* an observed final value (the outcome names it) comes from the write
+     * that reaches memory last: every other write of the cell is co-before
+     * it.  Programs without reads (2+2W) are explained by these edges. */
+    for (int i = 0; i < x->nobs; i++) {
+        int c = x->obs_cell[i], fw = x->obs_writer[i];
+        if (fw < 0)
+            continue;
+        for (int w = 0; w < ne; w++)
+            if (w != fw && xev_is_write(&x->ev[w]) && x->ev[w].cell == c && !BIT(s.g, w, fw, W))
+                sat_edge(&s, 3, w, fw, REL_CO, SAT_WHY_FINAL);
+    }
     for (int r = 0; r < ne; r++) {
         const xevent *v = &x->ev[r];
         if (!xev_is_read(v))
@@ -866,6 +880,9 @@ static bool saturate(const wmx_exec *x, wmx_model model, expl *ex)
                     int why = s.why[(size_t)a * n + b];
                     if (ea < 0)
                         snprintf(note, sizeof note, "the initial value comes first");
+                    else if (why == SAT_WHY_FINAL)
+                        snprintf(note, sizeof note, "the outcome has %s = %lld: that write reaches memory last",
+                                 ir_cell_name(x->prog, cell, cn, sizeof cn), (long long)x->ev[eb].value);
                     else if (why >= 0)
                         snprintf(note, sizeof note, "otherwise %s, which reads from %s, would read after %s was overwritten",
                                  exec_event_name(x, why, d1, 64), exec_event_name(x, eb, cn, sizeof cn), "it");

@@ -265,9 +265,11 @@ static bool straight_line(const wmx_program *p)
     return true;
 }
 
-/* Applies a conjunction of register equalities to x: each named register's
- * (last) load takes the value and reads from a write that gives it.  False
- * when the outcome is not of that form or no write gives a value. */
+/* Applies a conjunction of equalities to x: each named register's (last)
+ * load takes the value and reads from a write that gives it; each named
+ * memory cell's final value comes from a write that gives it (its
+ * observer).  False when the outcome is not of that form or no write gives
+ * a value. */
 static bool apply_outcome(const wmx_program *p, int cond, wmx_exec *x)
 {
     const ir_cond *c = &p->conds[cond];
@@ -275,8 +277,24 @@ static bool apply_outcome(const wmx_program *p, int cond, wmx_exec *x)
         return true;
     if (c->kind == C_AND)
         return apply_outcome(p, c->a, x) && apply_outcome(p, c->b, x);
-    if (c->kind != C_EQ || c->lhs.thread < 0 || c->value_is_addr)
+    if (c->kind != C_EQ || c->value_is_addr)
         return false;
+    if (c->lhs.thread < 0) {
+        if (c->lhs.cell < 0 || c->lhs.cell >= x->ncells)
+            return false;
+        int writer = -2;
+        /* the last write of the cell that gives the value: a thread's own
+         * later write would overwrite an earlier one */
+        for (int w = 0; w < x->nev; w++)
+            if (xev_is_write(&x->ev[w]) && x->ev[w].cell == c->lhs.cell && x->ev[w].value == c->value)
+                writer = w;
+        if (writer == -2 && x->cell_init[c->lhs.cell] == c->value)
+            writer = -1;
+        if (writer == -2)
+            return false;
+        exec_set_observer(x, c->lhs.cell, writer);
+        return true;
+    }
     int load = -1;
     for (int i = 0; i < x->nev; i++) {
         const xevent *e = &x->ev[i];

@@ -102,6 +102,136 @@ static void event_short(const pgas_machine *m, const pgas_event *e, char *buf, s
         snprintf(buf, n, "%s", pgas_ev_name(e->kind));
 }
 
+/* An event in words: "rank 1's remote write into R0:y"; with its_rank,
+ * "its ..." (the rank was just named). */
+static void event_words(const pgas_machine *m, const pgas_event *e, bool its_rank, char *buf, size_t n)
+{
+    char who[32], c[128] = "", where[160] = "";
+    snprintf(who, sizeof who, its_rank ? "its" : "rank %d's", e->rank);
+    if (e->cell >= 0) {
+        ir_cell_name(pgas_program(m), e->cell, c, sizeof c);
+        if (e->addr_rank == e->rank && (e->kind == PE_LOAD || e->kind == PE_STORE))
+            snprintf(where, sizeof where, "%s", c);
+        else
+            snprintf(where, sizeof where, "R%d:%s", e->addr_rank, c);
+    }
+    const ir_instr *in = ev_instr(m, e);
+    const char *xfer = in && in->kind == I_PREAD ? "remote read" : "remote write";
+    switch (e->kind) {
+    case PE_LOAD:  snprintf(buf, n, "%s load of %s", who, where); break;
+    case PE_STORE: snprintf(buf, n, "%s store to %s", who, where); break;
+    case PE_READ:  snprintf(buf, n, "%s remote read request", who); break;
+    case PE_WRITE: snprintf(buf, n, "%s remote write request", who); break;
+    case PE_POPA:  snprintf(buf, n, "%s %s taking %s", who, xfer, where); break;
+    case PE_POPB:  snprintf(buf, n, "%s %s into %s", who, xfer, where); break;
+    case PE_BAR:   snprintf(buf, n, "%s barrier", who); break;
+    case PE_QUIET: snprintf(buf, n, "%s quiet", who); break;
+    }
+}
+
+static bool writes_memory(pgas_ev_kind k) { return k == PE_STORE || k == PE_POPB; }
+
+/* How x leads to y in words: "comes before (po)" and the like. */
+static const char *relation_words(const pgas_event *x, const pgas_event *y, pgas_rel rel)
+{
+    switch (rel) {
+    case PGAS_REL_PO: return "comes before (po)";
+    case PGAS_REL_ID:
+        return x->kind == PE_BAR ? "is the same barrier as (<->)" : "is part of the same transfer as (<->)";
+    case PGAS_REL_CF:
+        if (!writes_memory(x->kind))
+            return "reads before (cf)";
+        return writes_memory(y->kind) ? "is overwritten by (cf)" : "is read by (cf)";
+    }
+    return "?";
+}
+
+/* Prints text wrapped at width columns, every line indented. */
+static void print_wrapped(FILE *out, const char *text, int indent, int width)
+{
+    const char *s = text;
+    while (*s) {
+        int avail = width - indent, len = (int)strlen(s);
+        int cut = len;
+        if (len > avail) {
+            cut = avail;
+            while (cut > 0 && s[cut] != ' ')
+                cut--;
+            if (cut == 0)
+                cut = avail;
+        }
+        fprintf(out, "%*s%.*s\n", indent, "", cut, s);
+        s += cut;
+        while (*s == ' ')
+            s++;
+    }
+}
+
+/* The cycle as a sentence ("rank 0's barrier (step 4) comes before (po)
+ * its load of y (step 6), which reads before (cf) ..."), then the same in
+ * the a/b/c/d names of the paper's Lemma 17 on a line of its own. */
+static void print_cycle_words(FILE *out, const pgas_machine *m, const pgas_robust_result *res)
+{
+    wmx_strbuf b = { 0 };
+    for (int i = 0; i <= res->ncycle; i++) {
+        const pgas_cycle_elem *c = &res->cycle[i % res->ncycle];
+        const pgas_event *e = &res->events[c->event];
+        char w[300];
+        bool its = i > 0 && res->events[res->cycle[i - 1].event].rank == e->rank;
+        event_words(m, e, its, w, sizeof w);
+        if (i == res->ncycle) {
+            wmx_strbuf_printf(&b, "%s again.", w);
+            break;
+        }
+        const pgas_event *next = &res->events[res->cycle[(i + 1) % res->ncycle].event];
+        wmx_strbuf_printf(&b, "%s (step %d)%s%s ", w, pgas_event_step(res, c->event) + 1,
+                          i ? ", which " : " ", relation_words(e, next, c->next));
+    }
+    /* a sentence starts with a capital */
+    if (b.s && b.s[0] == 'r')
+        b.s[0] = 'R';
+    else if (b.s && b.s[0] == 'i')
+        b.s[0] = 'I';
+    fprintf(out, "Why: these events form a happens-before cycle (an event cannot come before itself):\n");
+    print_wrapped(out, b.s ? b.s : "", 2, 78);
+    free(b.s);
+    wmx_strbuf n = { 0 };
+    wmx_strbuf_printf(&n, "(as in the paper's Lemma 17:");
+    for (int i = 0; i < res->ncycle; i++) {
+        const pgas_cycle_elem *c = &res->cycle[i];
+        char role[64] = "";
+        for (const char *r = c->role; *r; r++) {
+            size_t l = strlen(role);
+            if (*r == '=')
+                snprintf(role + l, sizeof role - l, "=");
+            else
+                snprintf(role + l, sizeof role - l, "%c%d", *r, c->seg + 1);
+        }
+        wmx_strbuf_printf(&n, "%s %s step %d", i ? "," : "", role, pgas_event_step(res, c->event) + 1);
+    }
+    wmx_strbuf_printf(&n, ")");
+    print_wrapped(out, n.s, 2, 78);
+    free(n.s);
+}
+
+/* A computation numbered by machine steps, as the explorer's timeline: a
+ * barrier is one step (one bar event per rank). */
+static void print_steps(FILE *out, const pgas_machine *m, const pgas_path *path, const pgas_event *ev, int nev)
+{
+    for (int i = 0, e = 0; i < path->len && e < nev; i++) {
+        if (path->steps[i].kind == PT_BARRIER) {
+            const ir_instr *in = ev_instr(m, &ev[e]);
+            fprintf(out, "  %3d  barrier: all %d ranks pass it   (line %d: %s)\n", i + 1, pgas_nranks(m),
+                    in ? in->loc.line : 0, in && in->text ? in->text : "");
+            e += pgas_nranks(m);
+            continue;
+        }
+        char d[512];
+        pgas_describe(m, &ev[e++], d, sizeof d);
+        fprintf(out, "  %3d  %s\n", i + 1, d);
+    }
+}
+
 /* ---- explore ---- */
 
 /* --ranks, --max-states, --timeout: shared by explore and robust.  1 when
@@ -134,6 +264,97 @@ static int limit_opt(cmd_ctx *ctx, const char *cmd, int argc, char **argv, int *
     if (v)
         (*i)++;
     return 1;
+}
+
+/* The state a witness ends in (caller frees). */
+static void *witness_end(const pgas_machine *m, const pgas_path *w)
+{
+    void *s = wmx_malloc(pgas_state_size(m));
+    pgas_init(m, s);
+    for (int i = 0; i < w->len; i++)
+        pgas_apply(m, s, &w->steps[i], NULL);
+    return s;
+}
+
+/* What stops each rank of a blocked end state, in words ("R2 waits at the
+ * barrier of line 8, which R0 never reaches"). */
+static void blocked_rank_text(const pgas_machine *m, const void *s, int r, char *buf, size_t n)
+{
+    char why[600];
+    pgas_rank_why(m, s, r, why, sizeof why);
+    const ir_instr *in = &pgas_program(m)->threads[0].instrs[0];
+    bool at_barrier = pgas_status(m, s, r) == TS_RUNNING && in[pgas_pc(m, s, r)].kind == I_BARRIER;
+    if (!at_barrier) {
+        snprintf(buf, n, "R%d %s%s", r, pgas_status(m, s, r) == TS_BLOCKED ? "is " : "", why);
+        return;
+    }
+    wmx_strbuf b = { 0 };
+    int k = 0;
+    for (int o = 0; o < pgas_nranks(m); o++)
+        if (!(pgas_status(m, s, o) == TS_RUNNING && in[pgas_pc(m, s, o)].kind == I_BARRIER))
+            wmx_strbuf_printf(&b, "%sR%d", k++ ? ", " : "", o);
+    snprintf(buf, n, "R%d %s, which %s never reach%s", r, why, b.s ? b.s : "?", k == 1 ? "es" : "");
+    free(b.s);
+}
+
+#define BLOCKED_SHOW 5
+/* Per kind of blocked end: the ranks that stop and why, the finished ones
+ * in a word; a shortest computation into the first kind. */
+static void print_blocked(FILE *out, const pgas_machine *m, const pgas_explore_result *res)
+{
+    if (res->nblocked == 0) {
+        fprintf(out, "Blocked computations: 0\n");
+        return;
+    }
+    fprintf(out, "Blocked computations: %ld end%s with ranks that cannot go on:\n", res->nblocked,
+            res->nblocked == 1 ? "s" : "");
+    long listed = 0;
+    int shown = res->nblocked_at < BLOCKED_SHOW ? res->nblocked_at : BLOCKED_SHOW;
+    for (int k = 0; k < shown; k++) {
+        const pgas_blocked *b = &res->blocked_at[k];
+        listed += b->count;
+        wmx_strbuf w = { 0 }, done = { 0 };
+        wmx_strbuf_printf(&w, "%ld end%s where", b->count, b->count == 1 ? "s" : "");
+        void *s = witness_end(m, &b->witness);
+        int nstop = 0, ndone = 0;
+        for (int r = 0; r < res->nranks; r++) {
+            if (pgas_status(m, s, r) == TS_DONE) {
+                wmx_strbuf_printf(&done, "%sR%d", ndone++ ? ", " : "", r);
+                continue;
+            }
+            char t[900];
+            blocked_rank_text(m, s, r, t, sizeof t);
+            wmx_strbuf_printf(&w, "%s %s", nstop++ ? ";" : "", t);
+        }
+        if (ndone)
+            wmx_strbuf_printf(&w, "; %s %s finished", done.s, ndone == 1 ? "has" : "have");
+        print_wrapped(out, w.s, 2, 78);
+        free(s);
+        free(w.s);
+        free(done.s);
+        if (k > 0)
+            continue;
+        wmx_strbuf c = { 0 };
+        wmx_strbuf_printf(&c, "a shortest computation into it (%d step%s):", b->witness.len,
+                          b->witness.len == 1 ? "" : "s");
+        for (int i = 0; i < b->witness.len; i++) {
+            char nm[64];
+            pgas_transition_name(&b->witness.steps[i], nm, sizeof nm);
+            wmx_strbuf_printf(&c, "%s %s", i ? "," : "", nm);
+        }
+        print_wrapped(out, c.s, 4, 78);
+        free(c.s);
+    }
+    if (listed < res->nblocked)
+        fprintf(out, "  and %ld more that stop elsewhere (--json lists up to %d kinds)\n", res->nblocked - listed,
+                PGAS_MAX_BLOCKED_AT);
+    for (int k = 0; k < res->nblocked_at; k++)
+        for (int r = 0; r < res->nranks; r++)
+            if (res->blocked_at[k].status[r] == TS_BLOCKED &&
+                ir_is_loop_bound(pgas_program(m), 0, res->blocked_at[k].pc[r])) {
+                fprintf(out, "  (a loop bound cuts computations: raise `bound N` if the loop may run longer)\n");
+                return;
+            }
 }
 
 static int pgas_explore_cmd(int argc, char **argv, cmd_ctx *ctx, const wmx_program *p)
@@ -181,7 +402,31 @@ static int pgas_explore_cmd(int argc, char **argv, cmd_ctx *ctx, const wmx_progr
             fputs(i ? ", " : "", ctx->out);
             json_string(ctx->out, res.final_text[i]);
         }
-        fprintf(ctx->out, "], \"blocked\": %ld, \"assertion_failures\": [", res.nblocked);
+        fprintf(ctx->out, "], \"blocked\": %ld, \"blocked_at\": [", res.nblocked);
+        for (int k = 0; k < res.nblocked_at && m; k++) {
+            const pgas_blocked *b = &res.blocked_at[k];
+            fprintf(ctx->out, "%s{\"count\": %ld, \"ranks\": [", k ? ", " : "", b->count);
+            void *s = witness_end(m, &b->witness);
+            for (int r = 0; r < res.nranks; r++) {
+                char t[900];
+                blocked_rank_text(m, s, r, t, sizeof t);
+                const ir_instr *in = b->pc[r] >= 0 ? &th->instrs[b->pc[r]] : NULL;
+                fprintf(ctx->out, "%s{\"rank\": %d, \"line\": %d, \"why\": ", r ? ", " : "", r,
+                        in ? in->loc.line : 0);
+                json_string(ctx->out, t);
+                fputc('}', ctx->out);
+            }
+            free(s);
+            fprintf(ctx->out, "], \"witness\": [");
+            for (int i = 0; i < b->witness.len; i++) {
+                char nm[64];
+                pgas_transition_name(&b->witness.steps[i], nm, sizeof nm);
+                fputs(i ? ", " : "", ctx->out);
+                json_string(ctx->out, nm);
+            }
+            fprintf(ctx->out, "]}");
+        }
+        fprintf(ctx->out, "], \"assertion_failures\": [");
         for (int i = 0; i < res.nfail; i++) {
             const ir_instr *in = &th->instrs[res.fails[i].instr];
             fprintf(ctx->out, "%s{\"rank\": %d, \"line\": %d, \"col\": %d, \"text\": ", i ? ", " : "",
@@ -204,8 +449,8 @@ static int pgas_explore_cmd(int argc, char **argv, cmd_ctx *ctx, const wmx_progr
         fprintf(ctx->out, "Terminated states (%d):\n", res.nfinal);
         for (int i = 0; i < res.nfinal; i++)
             fprintf(ctx->out, "  %s\n", res.final_text[i]);
-        fprintf(ctx->out, "Blocked computations (assume false, or a barrier never passed): %ld\n",
-                res.nblocked);
+        if (m)
+            print_blocked(ctx->out, m, &res);
         if (res.nfail == 0)
             fprintf(ctx->out, "No assertion fails.\n");
         for (int i = 0; i < res.nfail; i++) {
@@ -216,12 +461,8 @@ static int pgas_explore_cmd(int argc, char **argv, cmd_ctx *ctx, const wmx_progr
                 pgas_event *ev;
                 int nev;
                 pgas_replay(m, &res.fails[i].witness, &ev, &nev);
-                fprintf(ctx->out, "  witness:\n");
-                for (int k = 0; k < nev; k++) {
-                    char d[512];
-                    pgas_describe(m, &ev[k], d, sizeof d);
-                    fprintf(ctx->out, "  %3d  %s\n", k + 1, d);
-                }
+                fprintf(ctx->out, "  witness (%d steps):\n", res.fails[i].witness.len);
+                print_steps(ctx->out, m, &res.fails[i].witness, ev, nev);
                 free(ev);
             }
         }
@@ -316,8 +557,10 @@ void pgas_print_robust(FILE *out, const wmx_program *p, const pgas_robust_result
                 fprintf(out, "%s{\"rank\": %d, \"kind\": \"%s\", \"address\": ", i ? ", " : "",
                         e->rank, pgas_ev_name(e->kind));
                 print_addr_json(out, m, e);
-                fprintf(out, ", \"line\": %d, \"role\": \"%s\", \"segment\": %d, \"event\": %d}",
-                        in ? in->loc.line : 0, c->role, c->seg + 1, c->event);
+                fprintf(out, ", \"line\": %d, \"role\": \"%s\", \"segment\": %d, \"event\": %d, "
+                        "\"step\": %d, \"next\": \"%s\"}",
+                        in ? in->loc.line : 0, c->role, c->seg + 1, c->event, pgas_event_step(res, c->event) + 1,
+                        c->next == PGAS_REL_PO ? "po" : c->next == PGAS_REL_CF ? "cf" : "<->");
             }
             fputc(']', out);
         }
@@ -356,33 +599,11 @@ void pgas_print_robust(FILE *out, const wmx_program *p, const pgas_robust_result
         return;
     }
     fprintf(out, "Not robust: this computation has a happens-before cycle that is not inside <->.\n");
-    if (res->ncycle > 0) {
-        fprintf(out, "Cycle (seed Lemma 17: a_i <->* b_i ->po* c_i <->* d_i ~> a_i+1, ~> = cf or <->):\n");
-        for (int i = 0; i < res->ncycle; i++) {
-            const pgas_cycle_elem *c = &res->cycle[i];
-            const pgas_event *e = &res->events[c->event];
-            const ir_instr *in = ev_instr(m, e);
-            char role[64] = "", d[160];
-            /* "a" "b=c" -> "a1", "b1=c1" */
-            for (const char *r = c->role; *r; r++) {
-                size_t l = strlen(role);
-                if (*r == '=')
-                    snprintf(role + l, sizeof role - l, "=");
-                else
-                    snprintf(role + l, sizeof role - l, "%c%d", *r, c->seg + 1);
-            }
-            event_short(m, e, d, sizeof d);
-            fprintf(out, "  rank %d  %-14s %-16s #%-3d line %d: %s\n", e->rank, role, d, c->event + 1,
-                    in ? in->loc.line : 0, in && in->text ? in->text : "");
-        }
-        fprintf(out, "  (then back to the first)\n");
-    }
-    fprintf(out, "Violating computation (%d events; replay it in the explorer):\n", res->nevents);
-    for (int i = 0; i < res->nevents; i++) {
-        char d[512];
-        pgas_describe(m, &res->events[i], d, sizeof d);
-        fprintf(out, "  %3d  %s\n", i + 1, d);
-    }
+    if (res->ncycle > 0)
+        print_cycle_words(out, m, res);
+    fprintf(out, "Violating computation (%d steps; `robust` in the explorer makes it the timeline):\n",
+            res->computation.len);
+    print_steps(out, m, &res->computation, res->events, res->nevents);
     pgas_machine_free(m);
 }
 

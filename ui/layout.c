@@ -394,7 +394,10 @@ void ui_draw(ui_state *ui)
         place(ui, ui->bottom, 0, gh, W, A - gh);
     } else if (ui->pgas) {
         /* PGAS mode: code, ranks and queues on top, output below */
-        int top = A * 3 / 5;
+        int top = A * 3 / 5, want = ui_pgas_height(ui, W);
+        /* grow to show every rank and queue, leaving the output 6 rows */
+        if (want > top)
+            top = want < A - 6 ? want : A - 6 > top ? A - 6 : top;
         ui_pgas_draw(ui, s, 0, 0, W, top);
         place(ui, ui->bottom, 0, top, W, A - top);
     } else {

@@ -122,27 +122,116 @@ static void apply(ui_pgas *g, const pgas_transition *t)
 
 /* ---- drawing ---- */
 
-static const char *rank_state(const ui_pgas *g, const void *s, int r)
+/* The status word of a rank with the line it stopped or waits at. */
+static void rank_state(const ui_pgas *g, const void *s, int r, char *buf, size_t n)
 {
+    int pc = pgas_pc(g->m, s, r);
+    const ir_thread *th = &g->prog->threads[0];
+    int line = pc >= 0 && pc < th->ninstrs ? th->instrs[pc].loc.line : 0;
     switch (pgas_status(g->m, s, r)) {
-    case TS_DONE: return "done";
-    case TS_BLOCKED: return "blocked";
-    case TS_ERROR: return pgas_rank_fault(g->m, s, r) == PF_ASSERT ? "assert failed" : "fault";
-    case TS_RUNNING: break;
+    case TS_DONE:
+        snprintf(buf, n, "done");
+        return;
+    case TS_BLOCKED:
+        snprintf(buf, n, "blocked (%s), line %d", ir_is_loop_bound(g->prog, 0, pc) ? "loop bound" : "assume false",
+                 line);
+        return;
+    case TS_ERROR:
+        snprintf(buf, n, "%s, line %d", pgas_rank_fault(g->m, s, r) == PF_ASSERT ? "assert failed" : "fault", line);
+        return;
+    case TS_RUNNING:
+        break;
     }
-    const ir_instr *in = &g->prog->threads[0].instrs[pgas_pc(g->m, s, r)];
-    return in->kind == I_BARRIER ? "at barrier" : "ready";
+    const ir_instr *in = &th->instrs[pc];
+    if (in->kind == I_QUIET && !pgas_rank_queues_empty(g->m, s, r))
+        snprintf(buf, n, "at quiet (queues not empty)");
+    else
+        snprintf(buf, n, "%s", in->kind == I_BARRIER ? "at barrier" : "ready");
 }
 
-static void draw_entry(const ui_pgas *g, const pgas_entry *e, int level, char *buf, size_t n)
+/* A line clipped to w columns, its last column marked when cut. */
+static void put_clipped(ui_screen *s, int x, int y, int w, ui_style st, const char *text)
 {
-    char a[64], b[64];
-    ir_cell_name(g->prog, e->src_cell, a, sizeof a);
-    ir_cell_name(g->prog, e->dst_cell, b, sizeof b);
-    if (level == 0)
-        snprintf(buf, n, "R%d:%s->R%d:%s", e->src_rank, a, e->dst_rank, b);
-    else
-        snprintf(buf, n, "R%d:%s=%lld", e->dst_rank, b, (long long)e->value);
+    if (w <= 0)
+        return;
+    if ((int)strlen(text) <= w) {
+        scr_put(s, x, y, w, st, text);
+        return;
+    }
+    scr_put(s, x, y, w - 1, st, text);
+    scr_put(s, x + w - 1, y, 1, ST_DIM, scr_glyph(s, "\xe2\x80\xa6", ">"));
+}
+
+/* The right-hand side: per rank its status with the registers, its
+ * memory, and its queues (a queue whose two levels do not fit on one
+ * line takes two).  Returns the number of lines; fills at most max. */
+typedef struct pline {
+    ui_style st;
+    char text[1024];
+} pline;
+
+static int rank_lines(const ui_pgas *g, const void *st, int w, pline *out, int max)
+{
+    const ir_thread *th = &g->prog->threads[0];
+    int n = 0;
+#define ADD(style, ...) do { if (n < max) { out[n].st = (style); snprintf(out[n].text, sizeof out[n].text, __VA_ARGS__); } n++; } while (0)
+    for (int r = 0; r < g->N; r++) {
+        char state[160], regs[400] = "";
+        rank_state(g, st, r, state, sizeof state);
+        const wmx_val *rv = pgas_regs(g->m, st, r);
+        int o = 0;
+        for (int i = 0; i < th->nregs && o < (int)sizeof regs - 40; i++) {
+            if (th->reg_names[i][0] == '$' || i == g->prog->pgas_rank_reg || i == g->prog->pgas_nranks_reg)
+                continue;
+            o += snprintf(regs + o, sizeof regs - o, "%s%s=%lld", o ? " " : "", th->reg_names[i], (long long)rv[i]);
+        }
+        ADD(ui_thread_style(r), "R%d  %s%s%s", r, state, o ? "   regs: " : "", regs);
+        char line[600];
+        o = snprintf(line, sizeof line, "  mem:");
+        const wmx_val *mem = pgas_memory(g->m, st, r);
+        for (int c = 0; c < g->prog->ncells && o < (int)sizeof line - 40; c++) {
+            char nb[64];
+            o += snprintf(line + o, sizeof line - o, " %s=%lld", ir_cell_name(g->prog, c, nb, sizeof nb),
+                          (long long)mem[c]);
+        }
+        ADD(ST_NORMAL, "%s", line);
+        for (int q = 0; q < pgas_nqueues(g->m); q++) {
+            const pgas_entry *e;
+            int na = pgas_queue(g->m, st, r, q, 0, &e), nb = pgas_queue(g->m, st, r, q, 1, &e);
+            if (na == 0 && nb == 0 && pgas_nqueues(g->m) > 2)
+                continue;
+            char qt[500];
+            pgas_queue_text(g->m, st, r, q, qt, sizeof qt);
+            ui_style qs = na || nb ? ST_CHANGED : ST_DIM;
+            if ((int)strlen(qt) + 5 <= w) {
+                ADD(qs, "  q%d %s", q, qt);
+            } else {
+                char *fb = strstr(qt, "  fb:");
+                if (fb)
+                    *fb = '\0';
+                ADD(qs, "  q%d %s", q, qt);
+                if (fb)
+                    ADD(qs, "     %s", fb + 2);
+            }
+        }
+    }
+#undef ADD
+    return n;
+}
+
+int ui_pgas_height(const ui_state *ui, int w)
+{
+    const ui_pgas *g = ui->pgas;
+    int cw = w - 2, rw = cw - cw / 2 - 1;
+    int code = 0, lastline = -1;
+    const ir_thread *th = &g->prog->threads[0];
+    for (int i = 0; i < th->ninstrs; i++)
+        if (th->instrs[i].loc.line != lastline && th->instrs[i].text && th->instrs[i].text[0]) {
+            lastline = th->instrs[i].loc.line;
+            code++;
+        }
+    int ranks = rank_lines(g, ((ui_pgas *)g)->states + (size_t)g->pos * g->ssize, rw, NULL, 0);
+    return (code > ranks ? code : ranks) + 2;
 }
 
 void ui_pgas_draw(ui_state *ui, ui_screen *s, int x, int y, int w, int h)
@@ -173,55 +262,24 @@ void ui_pgas_draw(ui_state *ui, ui_screen *s, int x, int y, int w, int h)
                 here = true;
             }
         }
-        scr_printf(s, cx, cy + row, LW, here ? ST_NEXT : ST_NORMAL, "%3d %-8s %s", in->loc.line, marks, in->text);
+        char code[600];
+        snprintf(code, sizeof code, "%3d %-8s %s", in->loc.line, marks, in->text);
+        put_clipped(s, cx, cy + row, LW, here ? ST_NEXT : ST_NORMAL, code);
         row++;
     }
-    /* right: per rank status, memory, registers, queues */
+    /* right: per rank status with registers, memory, queues; when they do
+     * not all fit, the last row says how many are left out */
     int rx = cx + LW + 1, rw = cw - LW - 1;
-    row = 0;
-    for (int r = 0; r < g->N && row < ch; r++) {
-        scr_printf(s, rx, cy + row++, rw, ui_thread_style(r), "R%d  %s", r, rank_state(g, st, r));
-        char line[512];
-        int o = snprintf(line, sizeof line, "  mem:");
-        const wmx_val *mem = pgas_memory(g->m, st, r);
-        for (int c = 0; c < g->prog->ncells && o < (int)sizeof line - 40; c++) {
-            char nb[64];
-            o += snprintf(line + o, sizeof line - o, " %s=%lld", ir_cell_name(g->prog, c, nb, sizeof nb),
-                          (long long)mem[c]);
-        }
-        const wmx_val *regs = pgas_regs(g->m, st, r);
-        for (int i = 0; i < th->nregs && o < (int)sizeof line - 40; i++) {
-            if (th->reg_names[i][0] == '$' || i == g->prog->pgas_rank_reg || i == g->prog->pgas_nranks_reg)
-                continue;
-            o += snprintf(line + o, sizeof line - o, "%s %s=%lld", o && line[o - 1] != ':' ? "" : "",
-                          th->reg_names[i], (long long)regs[i]);
-        }
-        if (row < ch)
-            scr_put(s, rx, cy + row++, rw, ST_NORMAL, line);
-        for (int q = 0; q < pgas_nqueues(g->m) && row < ch; q++) {
-            const pgas_entry *fa, *fb;
-            int na = pgas_queue(g->m, st, r, q, 0, &fa), nb = pgas_queue(g->m, st, r, q, 1, &fb);
-            if (na == 0 && nb == 0 && pgas_nqueues(g->m) > 2)
-                continue;
-            o = snprintf(line, sizeof line, "  q%d fa:", q);
-            for (int i = 0; i < na && o < (int)sizeof line - 80; i++) {
-                char e[300];
-                draw_entry(g, &fa[i], 0, e, sizeof e);
-                o += snprintf(line + o, sizeof line - o, " %s", e);
-            }
-            if (na == 0)
-                o += snprintf(line + o, sizeof line - o, " -");
-            o += snprintf(line + o, sizeof line - o, "  fb:");
-            for (int i = 0; i < nb && o < (int)sizeof line - 80; i++) {
-                char e[300];
-                draw_entry(g, &fb[i], 1, e, sizeof e);
-                o += snprintf(line + o, sizeof line - o, " %s", e);
-            }
-            if (nb == 0)
-                snprintf(line + o, sizeof line - o, " -");
-            scr_put(s, rx, cy + row++, rw, na || nb ? ST_CHANGED : ST_DIM, line);
-        }
-    }
+    int total = rank_lines(g, st, rw, NULL, 0);
+    pline *lines = wmx_malloc(((size_t)total + 1) * sizeof *lines);
+    rank_lines(g, st, rw, lines, total);
+    int shown = total <= ch ? total : ch - 1;
+    for (int i = 0; i < shown; i++)
+        put_clipped(s, rx, cy + i, rw, lines[i].st, lines[i].text);
+    if (shown < total && ch > 0)
+        scr_printf(s, rx, cy + shown, rw, ST_DIM, "(%d more line%s: a taller terminal shows them)",
+                   total - shown, total - shown == 1 ? "" : "s");
+    free(lines);
 }
 
 /* ---- graph hb ---- */
@@ -233,7 +291,7 @@ static event_kind style_kind(pgas_ev_kind k)
     case PE_STORE: return EV_WRITE;
     case PE_READ: case PE_WRITE: return EV_WRITE_BUF;
     case PE_POPB: return EV_WRITE_MEM;
-    case PE_BAR: return EV_FENCE;
+    case PE_BAR: case PE_QUIET: return EV_FENCE;
     }
     return EV_READ;
 }
@@ -246,6 +304,15 @@ static gx_graph *hb_graph(ui_pgas *g, const pgas_event *ev, int n, const int *cy
         char c[32];
         snprintf(c, sizeof c, "rank %d", r);
         gx_add_cluster(x, c);
+    }
+    /* events are numbered by the timeline step that made them, as the
+     * `robust` list and the step counter are: a barrier step makes one bar
+     * per rank */
+    int *stepno = wmx_malloc(((size_t)n + 1) * sizeof *stepno);
+    for (int i = 0, step = 1; i < n; step++) {
+        int k = ev[i].kind == PE_BAR ? g->N : 1;
+        for (int j = 0; j < k && i < n; j++)
+            stepno[i++] = step;
     }
     for (int i = 0; i < n; i++) {
         char id[32], full[256], shrt[128], tiny[16], addr[80] = "";
@@ -262,15 +329,16 @@ static gx_graph *hb_graph(ui_pgas *g, const pgas_event *ev, int n, const int *cy
                 inc = true;
             }
         snprintf(id, sizeof id, "e%d", i);
-        snprintf(full, sizeof full, "%d %s%s%s%s line %d", i + 1, pgas_ev_name(ev[i].kind), addr,
+        snprintf(full, sizeof full, "%d %s%s%s%s line %d", stepno[i], pgas_ev_name(ev[i].kind), addr,
                  *role ? " " : "", role, in ? in->loc.line : 0);
-        snprintf(shrt, sizeof shrt, "%d %s%s", i + 1, pgas_ev_name(ev[i].kind), addr);
-        snprintf(tiny, sizeof tiny, "%d", i + 1);
+        snprintf(shrt, sizeof shrt, "%d %s%s", stepno[i], pgas_ev_name(ev[i].kind), addr);
+        snprintf(tiny, sizeof tiny, "%d", stepno[i]);
         int k = gx_add_node(x, id, full, shrt, tiny, ev[i].rank, inc ? GX_FACT : 0);
         x->n[k].thread = ev[i].rank;
         x->n[k].ekind = style_kind(ev[i].kind);
-        x->n[k].step = i + 1;
+        x->n[k].step = stepno[i];
     }
+    free(stepno);
     pgas_edge *e;
     int ne = pgas_hb_edges(g->m, ev, n, &e);
     int first_edge = x->ne;
@@ -389,14 +457,31 @@ bool ui_pgas_run(ui_state *ui, int argc, char **argv, cmd_ctx *ctx, int *rc)
             }
         }
         if (!pgas_is_enabled(g->m, state_at(g, g->pos), &t)) {
-            char b[64];
+            char b[64], why[1200];
             pgas_transition_name(&t, b, sizeof b);
-            fprintf(ctx->err, "%s is not enabled now\n", b);
+            pgas_why_disabled(g->m, state_at(g, g->pos), &t, why, sizeof why);
+            fprintf(ctx->err, "%s is not enabled now: %s\n", b, why);
             *rc = EXIT_USAGE;
             return true;
         }
         apply(g, &t);
         print_event(g, ctx->out, g->pos - 1);
+        /* a rank that stopped in this step says why (not only in its status) */
+        for (int r = 0; r < g->N; r++) {
+            thread_status was = pgas_status(g->m, state_at(g, g->pos - 1), r);
+            thread_status now = pgas_status(g->m, state_at(g, g->pos), r);
+            if (was == now || (now != TS_BLOCKED && pgas_rank_fault(g->m, state_at(g, g->pos), r) != PF_ASSERT))
+                continue;
+            char why[600], regs[400] = "";
+            pgas_rank_why(g->m, state_at(g, g->pos), r, why, sizeof why);
+            const ir_thread *th = &g->prog->threads[0];
+            const wmx_val *rv = pgas_regs(g->m, state_at(g, g->pos), r);
+            for (int i = 0, o = 0; i < th->nregs && o < (int)sizeof regs - 40; i++)
+                if (th->reg_names[i][0] != '$' && i != g->prog->pgas_rank_reg && i != g->prog->pgas_nranks_reg)
+                    o += snprintf(regs + o, sizeof regs - o, " %s=%lld", th->reg_names[i], (long long)rv[i]);
+            fprintf(ctx->out, "     R%d %s%s%s%s\n", r, why, now == TS_BLOCKED ? ": it cannot go on" : "",
+                    regs[0] ? "   regs:" : "", regs);
+        }
         int fr = pgas_fault_rank(g->m, state_at(g, g->pos));
         if (fr >= 0) {
             wmx_error e = { 0 };

@@ -401,6 +401,8 @@ int ui_pgas_load(ui_state *ui, wmx_program *p, FILE *out, FILE *err);   /* takes
 void ui_pgas_free(ui_state *ui);
 const wmx_program *ui_pgas_program(const ui_state *ui);
 void ui_pgas_draw(ui_state *ui, ui_screen *s, int x, int y, int w, int h);
+/* Rows the PGAS area wants at width w: the code or the ranks, whichever is longer. */
+int ui_pgas_height(const ui_state *ui, int w);
 /* step/popa/popb/barrier/undo/redo/restart/graph in PGAS mode: true when
  * handled (*rc set). */
 bool ui_pgas_run(ui_state *ui, int argc, char **argv, cmd_ctx *ctx, int *rc);

@@ -71,9 +71,9 @@ START_TEST(parse_errors)
     ck_assert_str_eq(parse_err("ranks 2;\nvar x;\n"),
                      "3:1: a PGAS program ('ranks 2;' at line 1) needs one 'spmd { ... }' block");
     ck_assert_str_eq(parse_err("ranks 2;\nvar x;\nspmd { fence; }\n"),
-                     "3:8: 'fence' is not a PGAS command (an spmd block has loads, stores, read, write and barrier)");
+                     "3:8: 'fence' is not a PGAS command (an spmd block has loads, stores, read, write, barrier and quiet)");
     ck_assert_str_eq(parse_err("ranks 2;\nvar x;\nspmd { r = cas(x, 0, 1); }\n"),
-                     "3:12: 'cas' is not a PGAS command (an spmd block has loads, stores, read, write and barrier)");
+                     "3:12: 'cas' is not a PGAS command (an spmd block has loads, stores, read, write, barrier and quiet)");
     ck_assert_str_eq(parse_err("var x, y;\nthread P0 { write(x, 0, y, 0); }\n"),
                      "2:13: 'write' is a PGAS statement: it is only allowed in an 'spmd' block");
     ck_assert_str_eq(parse_err("var x, y;\nthread P0 { barrier; }\n"),
@@ -277,7 +277,7 @@ static unsigned rng(unsigned *s)
     return (*s >> 16) & 0x7fff;
 }
 
-static void gen_stmt(unsigned *s, char *buf, size_t n, int nranks)
+static void gen_stmt(unsigned *s, char *buf, size_t n, int nranks, bool with_quiet)
 {
     static const char *const v[] = { "x", "y" };
     const char *a = v[rng(s) % 2], *c = v[rng(s) % 2];
@@ -295,11 +295,11 @@ static void gen_stmt(unsigned *s, char *buf, size_t n, int nranks)
     case 5: snprintf(buf, n, "%s = %u;", a, 1 + rng(s) % 2); break;
     case 6: snprintf(buf, n, "%s = r + 1;", a); break;
     case 7: snprintf(buf, n, "assume(r != %u);", 1 + rng(s) % 2); break;
-    default: snprintf(buf, n, "barrier;"); break;
+    default: snprintf(buf, n, with_quiet && rng(s) % 2 ? "quiet;" : "barrier;"); break;
     }
 }
 
-static char *gen_program(unsigned seed, int nranks, int len)
+static char *gen_program(unsigned seed, int nranks, int len, bool with_quiet)
 {
     unsigned s = seed;
     static char text[4096];
@@ -309,18 +309,18 @@ static char *gen_program(unsigned seed, int nranks, int len)
     if (split) {
         o += snprintf(text + o, sizeof text - o, "  if (rank == 0) {\n");
         for (int i = 0; i < len / 2 + 1; i++) {
-            gen_stmt(&s, st, sizeof st, nranks);
+            gen_stmt(&s, st, sizeof st, nranks, with_quiet);
             o += snprintf(text + o, sizeof text - o, "    %s\n", st);
         }
         o += snprintf(text + o, sizeof text - o, "  } else {\n");
         for (int i = 0; i < len / 2 + 1; i++) {
-            gen_stmt(&s, st, sizeof st, nranks);
+            gen_stmt(&s, st, sizeof st, nranks, with_quiet);
             o += snprintf(text + o, sizeof text - o, "    %s\n", st);
         }
         o += snprintf(text + o, sizeof text - o, "  }\n");
     } else {
         for (int i = 0; i < len; i++) {
-            gen_stmt(&s, st, sizeof st, nranks);
+            gen_stmt(&s, st, sizeof st, nranks, with_quiet);
             o += snprintf(text + o, sizeof text - o, "  %s\n", st);
         }
     }
@@ -336,7 +336,7 @@ START_TEST(differential)
     for (unsigned seed = 1; seed <= nseeds; seed++) {
         int N = seed % 3 == 0 ? 3 : 2;
         int len = N == 3 ? 2 : 2 + (int)(seed % 3);
-        char *src = gen_program(seed, N, len);
+        char *src = gen_program(seed, N, len, false);
         wmx_program *p = parse(src);
         pgas_opts o;
         pgas_opts_init(&o);
@@ -374,6 +374,98 @@ START_TEST(differential)
 }
 END_TEST
 
+/* quiet: search against brute force (whose hb also has the edges from the
+ * rank's pops to its quiet), and nf refuses such programs */
+START_TEST(differential_quiet)
+{
+    int checked = 0, nonrobust = 0, with_quiet = 0;
+    for (unsigned seed = 1; seed <= 300; seed++) {
+        int N = seed % 3 == 0 ? 3 : 2;
+        int len = N == 3 ? 2 : 2 + (int)(seed % 2);
+        char *src = gen_program(seed * 7919u, N, len, true);
+        /* a quiet right after a request makes quiet matter */
+        if (seed % 2 == 0) {
+            char *w = strstr(src, "write(");
+            char *e = w ? strchr(w, ';') : NULL;
+            if (e) {
+                static char buf[4200];
+                snprintf(buf, sizeof buf, "%.*s quiet;%s", (int)(e + 1 - src), src, e + 1);
+                src = buf;
+            }
+        }
+        wmx_program *p = parse(src);
+        bool has_quiet = strstr(src, "quiet;") != NULL;
+        with_quiet += has_quiet;
+        pgas_opts o;
+        pgas_opts_init(&o);
+        o.max_states = 2000000;
+        pgas_robust_result a, b;
+        wmx_error err;
+        ck_assert_int_eq(pgas_robust(p, PGAS_SEARCH, &o, &b, &err), 0);
+        ck_assert_msg(b.complete, "limit hit on:\n%s", src);
+        if (has_quiet) {
+            ck_assert_int_eq(pgas_robust(p, PGAS_NF, &o, &a, &err), -1);
+            ck_assert_msg(strstr(err.msg, "--method nf does not support 'quiet'") != NULL, "%s", err.msg);
+            pgas_robust_result_free(&a);
+        }
+        if (!b.robust) {
+            check_violation(p, &b);
+            nonrobust++;
+        }
+        int bf = brute_force(p, N);
+        if (bf >= 0) {
+            ck_assert_msg(bf == !b.robust, "brute force says %s, search says %s on:\n%s",
+                          bf ? "not robust" : "robust", b.robust ? "robust" : "not robust", src);
+            checked++;
+        }
+        pgas_robust_result_free(&b);
+        ir_program_free(p);
+    }
+    fprintf(stderr, "differential_quiet: %d with quiet, %d by brute force (%d not robust)\n",
+            with_quiet, checked, nonrobust);
+    ck_assert_int_gt(with_quiet, 100);
+    ck_assert_int_gt(checked, 100);
+    ck_assert_int_gt(nonrobust, 20);
+}
+END_TEST
+
+/* quiet waits for the rank's queues: not enabled while a request is in
+ * flight, enabled once both levels are empty */
+START_TEST(quiet_machine)
+{
+    wmx_program *p = parse("ranks 2;\nvar x = 1, y;\nspmd {\n  write(x, (rank + 1) % nranks, y, 0);\n"
+                           "  quiet;\n  barrier;\n  r = y;\n  assert(r == 1);\n}\n");
+    ck_assert_int_eq(p->threads[0].instrs[1].kind, I_QUIET);
+    wmx_error err;
+    pgas_machine *m = pgas_machine_new(p, 0, 0, &err);
+    void *s = malloc(pgas_state_size(m));
+    pgas_init(m, s);
+    pgas_transition st0 = { PT_STEP, 0, -1 }, pa = { PT_POPA, 0, 0 }, pb = { PT_POPB, 0, 0 };
+    pgas_event ev[2];
+    pgas_apply(m, s, &st0, ev);
+    ck_assert(!pgas_is_enabled(m, s, &st0));
+    pgas_apply(m, s, &pa, ev);
+    ck_assert(!pgas_is_enabled(m, s, &st0));
+    pgas_apply(m, s, &pb, ev);
+    ck_assert(pgas_is_enabled(m, s, &st0));
+    ck_assert_int_eq(pgas_apply(m, s, &st0, ev), 1);
+    ck_assert_int_eq(ev[0].kind, PE_QUIET);
+    free(s);
+    pgas_machine_free(m);
+    pgas_explore_result r;
+    pgas_opts o;
+    pgas_opts_init(&o);
+    ck_assert_int_eq(pgas_explore(p, &o, &r, &err), 0);
+    ck_assert_int_eq(r.nfail, 0);
+    pgas_explore_result_free(&r);
+    pgas_robust_result rr;
+    ck_assert_int_eq(pgas_robust(p, PGAS_SEARCH, &o, &rr, &err), 0);
+    ck_assert(rr.robust && rr.complete);
+    pgas_robust_result_free(&rr);
+    ir_program_free(p);
+}
+END_TEST
+
 START_TEST(explore_1to1)
 {
     wmx_program *p = parse(ONE_TO_ONE);
@@ -404,6 +496,8 @@ static Suite *suite(void)
     tcase_add_test(tc, one_to_one);
     tcase_add_test(tc, explore_1to1);
     tcase_add_test(tc, differential);
+    tcase_add_test(tc, differential_quiet);
+    tcase_add_test(tc, quiet_machine);
     suite_add_tcase(s, tc);
     return s;
 }
