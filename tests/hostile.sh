@@ -3,7 +3,7 @@
 # litmus file, 64 threads x 2000 statements, 10 000-level nesting, random
 # bytes, a trace naming itself, a long straight-line TSO thread, Ctrl-C,
 # 100 000-level nesting in every reader, a .game of 64 000 variables,
-# clang on endless includes (issue 47).
+# clang on endless includes, a struct of 4000 fields (issue 47).
 # Each is generated here, in a temp dir; each must end within a margin of its
 # --timeout with the right exit code (2 bad input, 3 limit) and bounded
 # memory.  Under the sanitizer build (WMX_BUILD=build-asan) the inputs are
@@ -283,6 +283,19 @@ else
   export WMX_CLANG=false
   expect "C: clang fails without a message" 2 =2 "^$tmp/miss.c:1:1: clang failed" -- explore "$tmp/miss.c"
   unset WMX_CLANG
+  # 13. a struct of 4000 int fields (issue 47 §4): the front end walked every
+  #     field for each cell it looked up (> 30 s); within 2 s, as a program of
+  #     4000 globals, functions or statements (bench/cfront_size.sh measures
+  #     the slope)
+  . "$(pwd)/bench/cfront-size-gen.sh"
+  c_tmo="=2"; [ $asan = 1 ] && c_tmo=2
+  cs_fields 4000 > "$tmp/size-fields.c"
+  expect "C: a struct of 4000 int fields, explore" 0 "$c_tmo" "traces" -- explore "$tmp/size-fields.c" --model sc
+  # the front end alone: 4000 stores are 4001 traces to explore
+  for kind in globals functions statements; do
+    "cs_$kind" 4000 > "$tmp/size-$kind.c"
+    expect "C: 4000 $kind, transform" 0 "$c_tmo" "thread P" -- transform "$tmp/size-$kind.c"
+  done
   unset WMX_CACHE_DIR
 fi
 
