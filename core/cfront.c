@@ -481,7 +481,7 @@ typedef struct cfront {
     finfo **funcs;        /* each its own allocation: frames point at them */
     int nfuncs;
     cobj *objs;
-    int nobjs;
+    int nobjs, capobjs;
     pmap gobj;            /* global -> object */
     cthread *threads;
     int nthreads;
@@ -898,7 +898,11 @@ static int e_of(cfront *c, cval v)
 
 static int obj_new(cfront *c, const char *name, int ncells)
 {
-    c->objs = wmx_realloc(c->objs, (size_t)(c->nobjs + 1) * sizeof *c->objs);
+    if (c->nobjs == c->capobjs) {
+        /* doubling: one more each time copied every object per global */
+        c->capobjs = c->capobjs ? 2 * c->capobjs : 16;
+        c->objs = wmx_realloc(c->objs, (size_t)c->capobjs * sizeof *c->objs);
+    }
     cobj *o = &c->objs[c->nobjs];
     memset(o, 0, sizeof *o);
     o->name = wmx_strdup(name);
@@ -4772,11 +4776,15 @@ static void observe_globals(cfront *c, int nglobals_vars)
     for (int o = 0; o < c->nobjs; o++)
         if (c->objs[o].var >= 0 && c->objs[o].var < nglobals_vars)
             var_type[c->objs[o].var] = c->objs[o].type;
+    int capobs = p->nobserved;     /* what is there may be exactly full */
     for (int v = 0; v < nglobals_vars; v++) {
         if (p->vars[v].name[0] == '$')
             continue;
         LLVMTypeRef t = var_type[v];
-        p->observed = wmx_realloc(p->observed, (size_t)(p->nobserved + p->vars[v].length + 1) * sizeof *p->observed);
+        if (p->nobserved + p->vars[v].length > capobs) {
+            capobs = 2 * (p->nobserved + p->vars[v].length);
+            p->observed = wmx_realloc(p->observed, (size_t)capobs * sizeof *p->observed);
+        }
         for (int k = 0; k < p->vars[v].length; k++) {
             if (t && leaf_is_pointer(c, t, k))
                 continue;
@@ -4827,7 +4835,7 @@ static void free_translation(cfront *c)
     }
     free(c->objs);
     c->objs = NULL;
-    c->nobjs = 0;
+    c->nobjs = c->capobjs = 0;
     kmap_free(&c->gobj);
     for (int i = 0; i < c->ninsts; i++) {
         free(c->insts[i].env);
