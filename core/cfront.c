@@ -482,6 +482,13 @@ typedef struct cthread {
                            * result pointer), 0 none */
 } cthread;
 
+/* a struct type's cells (see struct_layout) */
+typedef struct struct_cells {
+    int cells;            /* -1: a type wmx cannot hold */
+    unsigned nfields;     /* fields laid out (all of them when cells >= 0) */
+    int *first;           /* [nfields + 1]: each field's first cell, then the total */
+} struct_cells;
+
 typedef struct cfront {
     wmx_program *p;
     const char *path;
@@ -494,7 +501,7 @@ typedef struct cfront {
     finfo **funcs;        /* each its own allocation: frames point at them */
     int nfuncs;
     cobj *objs;
-    int nobjs;
+    int nobjs, capobjs;
     pmap gobj;            /* global -> object */
     cthread *threads;
     int nthreads;
@@ -540,13 +547,17 @@ typedef struct cfront {
     /* __VERIFIER_nondet_* reads: each call site read is a load of a cell of
      * its own that the hidden thread `nondet` writes every other value of
      * the domain to, so every explorer tries each value as a reads-from
-     * choice (the output is loop free: each load runs at most once) */
+     * choice (a loop that reads one is copied per time round, not kept: each
+     * load runs at most once) */
     struct { int var; wmx_val lo, hi; } *nondets;
     int nnondets;
     long long nondet_lo, nondet_hi;
     int next_key;         /* pthread_key_create's next key */
     int atomic_var;       /* the lock of SV-COMP's atomic sections, -1 none yet */
     int hit_guard;        /* see memo_here: a loop count register, -1 none */
+    pmap layout_idx;      /* struct type -> layouts index */
+    struct_cells *layouts;
+    int nlayouts, caplayouts;
 } cfront;
 
 /* Main before its first pthread_create runs alone, so memory holds exactly
@@ -659,53 +670,120 @@ static int is_mutex_type(LLVMTypeRef t)
                  strcmp(n, "union.pthread_barrier_t") == 0);
 }
 
+/* A struct's layout in cells, computed once per type: type_cells, a
+ * field's first cell and the field holding a cell then cost O(1) and
+ * O(log fields), not a walk of every field (a struct of 4000 ints was
+ * cubic to translate, issue 47). */
+static const struct_cells *struct_layout(cfront *c, LLVMTypeRef t);
+
 /* cells a value of type t takes: one per scalar leaf; -1 unsupported */
-static int type_cells(LLVMTypeRef t)
+static int type_cells(cfront *c, LLVMTypeRef t)
 {
     switch (p_LLVMGetTypeKind(t)) {
     case LLVMIntegerTypeKind:
     case LLVMPointerTypeKind:
         return 1;
     case LLVMArrayTypeKind: {
-        int e = type_cells(p_LLVMGetElementType(t));
+        int e = type_cells(c, p_LLVMGetElementType(t));
         long n = (long)p_LLVMGetArrayLength(t) * e;
         return e < 0 || n > 65536 ? -1 : (int)n;
     }
-    case LLVMStructTypeKind: {
-        if (is_mutex_type(t))
-            return 1;
-        const char *n = p_LLVMGetStructName(t);
-        /* a union LLVM lays out as one member and no padding: its cells
-         * are that member's (the others alias it byte for byte) */
-        if (n && strncmp(n, "union.", 6) == 0 && p_LLVMCountStructElementTypes(t) != 1)
-            return -1;
-        int s = 0;
-        unsigned k = p_LLVMCountStructElementTypes(t);
-        for (unsigned i = 0; i < k; i++) {
-            int e = type_cells(p_LLVMStructGetTypeAtIndex(t, i));
-            if (e < 0)
-                return -1;
-            s += e;
-        }
-        return s;
-    }
+    case LLVMStructTypeKind:
+        return struct_layout(c, t)->cells;
     default:
         return -1;
     }
 }
 
-static int field_offset(LLVMTypeRef st, unsigned k)
+static const struct_cells *struct_layout(cfront *c, LLVMTypeRef t)
 {
-    int s = 0;
-    for (unsigned i = 0; i < k; i++)
-        s += type_cells(p_LLVMStructGetTypeAtIndex(st, i));
-    return s;
+    int *slot = pmap_slot(&c->layout_idx, t, 0);
+    if (slot)
+        return &c->layouts[*slot];
+    struct_cells l = { .cells = -1 };
+    const char *n = p_LLVMGetStructName(t);
+    unsigned k = p_LLVMCountStructElementTypes(t);
+    if (is_mutex_type(t)) {
+        l.cells = 1;
+    } else if (!(n && strncmp(n, "union.", 6) == 0 && k != 1)) {
+        /* a union LLVM lays out as one member and no padding: its cells
+         * are that member's (the others alias it byte for byte) */
+        l.first = wmx_malloc(((size_t)k + 1) * sizeof *l.first);
+        long s = 0;
+        unsigned i = 0;
+        for (; i < k; i++) {
+            int e = type_cells(c, p_LLVMStructGetTypeAtIndex(t, i));
+            if (e < 0 || s + e > INT_MAX / 2)
+                break;
+            l.first[i] = (int)s;
+            s += e;
+        }
+        l.first[i] = (int)s;
+        if (i == k)
+            l.cells = (int)s;
+        l.nfields = i;
+    }
+    /* the fields' layouts went in first: slots only now */
+    if (c->nlayouts == c->caplayouts) {
+        c->caplayouts = c->caplayouts ? 2 * c->caplayouts : 16;
+        c->layouts = wmx_realloc(c->layouts, (size_t)c->caplayouts * sizeof *c->layouts);
+    }
+    c->layouts[c->nlayouts] = l;
+    *pmap_slot(&c->layout_idx, t, 1) = c->nlayouts;
+    return &c->layouts[c->nlayouts++];
+}
+
+/* the first cell of field k of struct st */
+static int field_offset(cfront *c, LLVMTypeRef st, unsigned k)
+{
+    const struct_cells *l = struct_layout(c, st);
+    return l->first && k <= l->nfields ? l->first[k] : 0;
+}
+
+/* the field of struct st that holds cell `cell`, -1 none */
+static int field_of_cell(cfront *c, LLVMTypeRef st, int cell)
+{
+    const struct_cells *l = struct_layout(c, st);
+    if (!l->first || cell < 0 || cell >= l->first[l->nfields])
+        return -1;
+    unsigned lo = 0, hi = l->nfields;     /* first[lo] <= cell < first[hi] */
+    while (hi - lo > 1) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (l->first[mid] <= cell)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    /* the last field starting at or before the cell: one of no cells (an
+     * empty struct) shares its first cell with the next */
+    return (int)lo;
+}
+
+/* the field of struct t whose bytes hold byte `byte`, -1 none (padding) */
+static int field_of_byte(cfront *c, LLVMTypeRef t, long byte)
+{
+    unsigned k = p_LLVMCountStructElementTypes(t);
+    if (k == 0 || byte < 0 || (long)p_LLVMOffsetOfElement(c->td, t, 0) > byte)
+        return -1;
+    /* the last field starting at or before the byte: offsets only grow, and
+     * a zero-sized field shares its offset with the next one */
+    unsigned lo = 0, hi = k;    /* offset(lo) <= byte < offset(hi) */
+    while (hi - lo > 1) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if ((long)p_LLVMOffsetOfElement(c->td, t, mid) <= byte)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    long off = (long)p_LLVMOffsetOfElement(c->td, t, lo);
+    long sz = (long)p_LLVMABISizeOfType(c->td, p_LLVMStructGetTypeAtIndex(t, lo));
+    return byte < off + sz ? (int)lo : -1;
 }
 
 /* The cell holding byte `byte` of a value of type t, -1 when the byte is
  * not the start of a scalar (clang writes some constant addresses as
  * i8 offsets: `getelementptr (i8, ..., i64 4)`). */
-static int byte_to_cell(LLVMTargetDataRef td, LLVMTypeRef t, long byte)
+static int byte_to_cell(cfront *c, LLVMTypeRef t, long byte)
 {
     switch (p_LLVMGetTypeKind(t)) {
     case LLVMIntegerTypeKind:
@@ -713,54 +791,46 @@ static int byte_to_cell(LLVMTargetDataRef td, LLVMTypeRef t, long byte)
         return byte == 0 ? 0 : -1;
     case LLVMArrayTypeKind: {
         LLVMTypeRef e = p_LLVMGetElementType(t);
-        long esz = (long)p_LLVMABISizeOfType(td, e);
+        long esz = (long)p_LLVMABISizeOfType(c->td, e);
         if (esz <= 0 || byte < 0 || byte / esz >= (long)p_LLVMGetArrayLength(t))
-            return byte == esz * (long)p_LLVMGetArrayLength(t) ? type_cells(t) : -1;
-        int in = byte_to_cell(td, e, byte % esz);
-        return in < 0 ? -1 : (int)(byte / esz) * type_cells(e) + in;
+            return byte == esz * (long)p_LLVMGetArrayLength(t) ? type_cells(c, t) : -1;
+        int in = byte_to_cell(c, e, byte % esz);
+        return in < 0 ? -1 : (int)(byte / esz) * type_cells(c, e) + in;
     }
     case LLVMStructTypeKind: {
         if (is_mutex_type(t))
             return byte == 0 ? 0 : -1;
-        unsigned k = p_LLVMCountStructElementTypes(t);
-        for (unsigned i = 0; i < k; i++) {
-            long off = (long)p_LLVMOffsetOfElement(td, t, i);
-            long sz = (long)p_LLVMABISizeOfType(td, p_LLVMStructGetTypeAtIndex(t, i));
-            if (byte >= off && byte < off + sz) {
-                int in = byte_to_cell(td, p_LLVMStructGetTypeAtIndex(t, i), byte - off);
-                return in < 0 ? -1 : field_offset(t, i) + in;
-            }
-        }
-        return -1;
+        int i = field_of_byte(c, t, byte);
+        if (i < 0)
+            return -1;
+        long off = (long)p_LLVMOffsetOfElement(c->td, t, (unsigned)i);
+        int in = byte_to_cell(c, p_LLVMStructGetTypeAtIndex(t, (unsigned)i), byte - off);
+        return in < 0 ? -1 : field_offset(c, t, (unsigned)i) + in;
     }
     default:
         return -1;
     }
 }
 
-static long cell_to_byte(LLVMTargetDataRef td, LLVMTypeRef t, int cell)
+static long cell_to_byte(cfront *c, LLVMTypeRef t, int cell)
 {
     switch (p_LLVMGetTypeKind(t)) {
     case LLVMArrayTypeKind: {
         LLVMTypeRef e = p_LLVMGetElementType(t);
-        int ec = type_cells(e);
+        int ec = type_cells(c, e);
         if (ec <= 0)
             return -1;
-        long in = cell_to_byte(td, e, cell % ec);
-        return in < 0 ? -1 : (long)(cell / ec) * (long)p_LLVMABISizeOfType(td, e) + in;
+        long in = cell_to_byte(c, e, cell % ec);
+        return in < 0 ? -1 : (long)(cell / ec) * (long)p_LLVMABISizeOfType(c->td, e) + in;
     }
     case LLVMStructTypeKind: {
         if (is_mutex_type(t))
             return 0;
-        unsigned k = p_LLVMCountStructElementTypes(t);
-        for (unsigned i = 0; i < k; i++) {
-            int fc = type_cells(p_LLVMStructGetTypeAtIndex(t, i)), fo = field_offset(t, i);
-            if (cell >= fo && cell < fo + fc) {
-                long in = cell_to_byte(td, p_LLVMStructGetTypeAtIndex(t, i), cell - fo);
-                return in < 0 ? -1 : (long)p_LLVMOffsetOfElement(td, t, i) + in;
-            }
-        }
-        return -1;
+        int i = field_of_cell(c, t, cell);
+        if (i < 0)
+            return -1;
+        long in = cell_to_byte(c, p_LLVMStructGetTypeAtIndex(t, (unsigned)i), cell - field_offset(c, t, (unsigned)i));
+        return in < 0 ? -1 : (long)p_LLVMOffsetOfElement(c->td, t, (unsigned)i) + in;
     }
     default:
         return cell == 0 ? 0 : -1;
@@ -850,7 +920,11 @@ static int e_of(cfront *c, cval v)
 
 static int obj_new(cfront *c, const char *name, int ncells)
 {
-    c->objs = wmx_realloc(c->objs, (size_t)(c->nobjs + 1) * sizeof *c->objs);
+    if (c->nobjs == c->capobjs) {
+        /* doubling: one more each time copied every object per global */
+        c->capobjs = c->capobjs ? 2 * c->capobjs : 16;
+        c->objs = wmx_realloc(c->objs, (size_t)c->capobjs * sizeof *c->objs);
+    }
     cobj *o = &c->objs[c->nobjs];
     memset(o, 0, sizeof *o);
     o->name = wmx_strdup(name);
@@ -918,7 +992,7 @@ static cval const_val(cfront *c, LLVMValueRef v);
 
 static void const_fill(cfront *c, LLVMValueRef k, LLVMTypeRef t, cval *cells, int *off)
 {
-    int n = type_cells(t);
+    int n = type_cells(c, t);
     if (!k || p_LLVMIsAConstantAggregateZero(k) || p_LLVMIsNull(k) || p_LLVMIsUndef(k)) {
         for (int i = 0; i < n; i++)
             cells[(*off)++] = cv_const(0);
@@ -2018,7 +2092,7 @@ static int byte_step_cells(cfront *c, LLVMValueRef g, long bytes)
             LLVMValueRef user = p_LLVMGetUser(u);
             LLVMTypeRef t = is_bitcast(user) ? pointee(user) : NULL;
             if (t && (p_LLVMGetTypeKind(t) == LLVMStructTypeKind || p_LLVMGetTypeKind(t) == LLVMArrayTypeKind)) {
-                int cell = byte_to_cell(c->td, t, -bytes);
+                int cell = byte_to_cell(c, t, -bytes);
                 if (cell > 0)
                     return -cell;
             }
@@ -2029,12 +2103,12 @@ static int byte_step_cells(cfront *c, LLVMValueRef g, long bytes)
         return INT_MIN;
     LLVMTypeKind k = p_LLVMGetTypeKind(t);
     if ((k == LLVMStructTypeKind || k == LLVMArrayTypeKind) && bytes > 0) {
-        int cell = byte_to_cell(c->td, t, bytes);
+        int cell = byte_to_cell(c, t, bytes);
         if (cell >= 0)
             return cell;
     }
     long sz = (long)p_LLVMABISizeOfType(c->td, t);
-    int n = type_cells(t);
+    int n = type_cells(c, t);
     if (sz > 0 && n > 0 && bytes % sz == 0)
         return (int)(bytes / sz) * n;
     return k == LLVMIntegerTypeKind && p_LLVMGetIntTypeWidth(t) == 8 ? INT_MIN : BYTE_STEP_UNKNOWN;
@@ -2077,8 +2151,8 @@ static cval gep_apply(cfront *c, cval base, LLVMTypeRef srcty, LLVMValueRef g, u
         if (base.kind == CV_PTR && base.offx < 0 && c->objs[base.obj].type) {
             /* a byte offset into a known object */
             LLVMTypeRef ot = c->objs[base.obj].type;
-            long b = idx.kind == CV_CONST ? cell_to_byte(c->td, ot, base.off) : -1;
-            int cell = b < 0 ? -1 : byte_to_cell(c->td, ot, b + (long)idx.c);
+            long b = idx.kind == CV_CONST ? cell_to_byte(c, ot, base.off) : -1;
+            int cell = b < 0 ? -1 : byte_to_cell(c, ot, b + (long)idx.c);
             int step = cell >= 0 || idx.kind != CV_CONST ? INT_MIN : byte_step_cells(c, g, (long)idx.c);
             if (cell < 0 && (step == INT_MIN || step == BYTE_STEP_UNKNOWN)) {
                 fail(c, NULL, "unsupported: a byte offset into '%s' that is not a whole field", c->objs[base.obj].name);
@@ -2111,18 +2185,18 @@ static cval gep_apply(cfront *c, cval base, LLVMTypeRef srcty, LLVMValueRef g, u
         cval idx = val(c, p_LLVMGetOperand(g, first + k));
         int scale;
         if (k == 0) {
-            scale = type_cells(ty);
+            scale = type_cells(c, ty);
         } else if (p_LLVMGetTypeKind(ty) == LLVMStructTypeKind) {
             if (idx.kind != CV_CONST) {
                 fail(c, NULL, "unsupported: a computed struct field");
                 break;
             }
-            off += field_offset(ty, (unsigned)idx.c);
+            off += field_offset(c, ty, (unsigned)idx.c);
             ty = p_LLVMStructGetTypeAtIndex(ty, (unsigned)idx.c);
             continue;
         } else if (p_LLVMGetTypeKind(ty) == LLVMArrayTypeKind) {
             ty = p_LLVMGetElementType(ty);
-            scale = type_cells(ty);
+            scale = type_cells(c, ty);
         } else {
             fail(c, NULL, "unsupported: pointer arithmetic on this type");
             break;
@@ -2623,7 +2697,7 @@ static void do_malloc(cfront *c, LLVMValueRef in, int zeroed)
     if (!elem && p_LLVMGetTypeKind(p_LLVMTypeOf(in)) == LLVMPointerTypeKind)
         elem = p_LLVMGetElementType(p_LLVMTypeOf(in));   /* used as it comes: char * */
     long esz = elem ? (long)p_LLVMABISizeOfType(c->td, elem) : 0;
-    if (!elem || esz <= 0 || bytes % esz != 0 || type_cells(elem) <= 0) {
+    if (!elem || esz <= 0 || bytes % esz != 0 || type_cells(c, elem) <= 0) {
         fail(c, in, "unsupported: %s whose result is not cast to a pointer to integers, pointers or structs of them",
              zeroed ? "calloc" : "malloc");
         return;
@@ -2631,7 +2705,7 @@ static void do_malloc(cfront *c, LLVMValueRef in, int zeroed)
     LLVMTypeRef t = p_LLVMArrayType(elem, (unsigned)(bytes / esz));
     char name[64];
     snprintf(name, sizeof name, "$heap.%d", c->nobjs);
-    int o = obj_new(c, name, type_cells(t));
+    int o = obj_new(c, name, type_cells(c, t));
     c->objs[o].type = t;
     cval r = { .kind = CV_PTR, .obj = o, .off = 0, .offx = -1 };
     set_val(c, in, r);
@@ -2649,7 +2723,7 @@ static int prefix_cells(cfront *c, int o, long len)
         return -1;
     if (len == (long)p_LLVMABISizeOfType(c->td, t))
         return c->objs[o].ncells;
-    return len == 0 ? 0 : byte_to_cell(c->td, t, len);
+    return len == 0 ? 0 : byte_to_cell(c, t, len);
 }
 
 /* memset(p, 0, n) and memcpy/memmove(d, s, n) of whole cells from the start
@@ -2692,7 +2766,7 @@ static void do_memory_call(cfront *c, LLVMValueRef in, int is_set)
         cval *tmp = wmx_calloc((size_t)c->objs[dst.obj].ncells + 1, sizeof *tmp);
         int nk = 0;
         LLVMTypeRef st = p_LLVMGlobalGetValueType(sg);
-        if (type_cells(st) >= 0 && type_cells(st) <= c->objs[dst.obj].ncells)
+        if (type_cells(c, st) >= 0 && type_cells(c, st) <= c->objs[dst.obj].ncells)
             const_fill(c, p_LLVMGetInitializer(sg), st, tmp, &nk);
         for (int i = 0; i < k && i < nk && !c->failed; i++) {
             cval at = dst;
@@ -4238,7 +4312,7 @@ static void do_alloca(cfront *c, LLVMValueRef in)
     int i = value_index(c, in);
     if (x->allocas[i] < 0) {
         LLVMTypeRef t = p_LLVMGetAllocatedType(in);
-        int n = type_cells(t);
+        int n = type_cells(c, t);
         if (n < 0) {
             fail(c, in, "unsupported: a local of this type (only integers, pointers, arrays and structs of them)");
             return;
@@ -4252,7 +4326,7 @@ static void do_alloca(cfront *c, LLVMValueRef in)
             /* a variable-length array of a length known here (pthread_t
              * t[n] with n fixed by main): an array of that many */
             t = p_LLVMArrayType(t, (unsigned)cnt.c);
-            n = type_cells(t);
+            n = type_cells(c, t);
         }
         char name[128];
         snprintf(name, sizeof name, "%s.%s", c->p->threads[c->t].name, vname(in));
@@ -4885,7 +4959,7 @@ static void add_globals(cfront *c)
         if (p_LLVMIsGlobalConstant(g) && (strncmp(name, ".str", 4) == 0 || strncmp(name, "__PRETTY_FUNCTION__", 19) == 0 ||
                                         strncmp(name, "__func__", 8) == 0 || strncmp(name, "__const.", 8) == 0))
             continue;
-        int n = type_cells(t);
+        int n = type_cells(c, t);
         if (n < 0) {
             if (p_LLVMGetTypeKind(t) == LLVMArrayTypeKind && p_LLVMIsGlobalConstant(g))
                 continue;
@@ -4918,26 +4992,22 @@ static void add_globals(cfront *c)
 }
 
 /* Whether cell `cell` of a value of type t holds a pointer. */
-static int leaf_is_pointer(LLVMTypeRef t, int cell)
+static int leaf_is_pointer(cfront *c, LLVMTypeRef t, int cell)
 {
     switch (p_LLVMGetTypeKind(t)) {
     case LLVMPointerTypeKind:
         return 1;
     case LLVMArrayTypeKind: {
         LLVMTypeRef e = p_LLVMGetElementType(t);
-        int ec = type_cells(e);
-        return ec > 0 && leaf_is_pointer(e, cell % ec);
+        int ec = type_cells(c, e);
+        return ec > 0 && leaf_is_pointer(c, e, cell % ec);
     }
     case LLVMStructTypeKind: {
         if (is_mutex_type(t))
             return 0;
-        unsigned k = p_LLVMCountStructElementTypes(t);
-        for (unsigned i = 0; i < k; i++) {
-            int fc = type_cells(p_LLVMStructGetTypeAtIndex(t, i)), fo = field_offset(t, i);
-            if (cell >= fo && cell < fo + fc)
-                return leaf_is_pointer(p_LLVMStructGetTypeAtIndex(t, i), cell - fo);
-        }
-        return 0;
+        int i = field_of_cell(c, t, cell);
+        return i >= 0 && leaf_is_pointer(c, p_LLVMStructGetTypeAtIndex(t, (unsigned)i),
+                                         cell - field_offset(c, t, (unsigned)i));
     }
     default:
         return 0;
@@ -4949,20 +5019,28 @@ static int leaf_is_pointer(LLVMTypeRef t, int cell)
 static void observe_globals(cfront *c, int nglobals_vars)
 {
     wmx_program *p = c->p;
+    /* each variable's type, the last object's that holds it, in one pass
+     * (a search per variable was quadratic in the globals) */
+    LLVMTypeRef *var_type = wmx_calloc((size_t)nglobals_vars + 1, sizeof *var_type);
+    for (int o = 0; o < c->nobjs; o++)
+        if (c->objs[o].var >= 0 && c->objs[o].var < nglobals_vars)
+            var_type[c->objs[o].var] = c->objs[o].type;
+    int capobs = p->nobserved;     /* what is there may be exactly full */
     for (int v = 0; v < nglobals_vars; v++) {
         if (p->vars[v].name[0] == '$')
             continue;
-        LLVMTypeRef t = NULL;
-        for (int o = 0; o < c->nobjs; o++)
-            if (c->objs[o].var == v)
-                t = c->objs[o].type;
+        LLVMTypeRef t = var_type[v];
+        if (p->nobserved + p->vars[v].length > capobs) {
+            capobs = 2 * (p->nobserved + p->vars[v].length);
+            p->observed = wmx_realloc(p->observed, (size_t)capobs * sizeof *p->observed);
+        }
         for (int k = 0; k < p->vars[v].length; k++) {
-            if (t && leaf_is_pointer(t, k))
+            if (t && leaf_is_pointer(c, t, k))
                 continue;
-            p->observed = wmx_realloc(p->observed, (size_t)(p->nobserved + 1) * sizeof *p->observed);
             p->observed[p->nobserved++] = (cond_lhs){ .thread = -1, .reg = -1, .cell = p->vars[v].base + k };
         }
     }
+    free(var_type);
 }
 
 static void translate_program(cfront *c, const char *name, const char *path)
@@ -5006,7 +5084,7 @@ static void free_translation(cfront *c)
     }
     free(c->objs);
     c->objs = NULL;
-    c->nobjs = 0;
+    c->nobjs = c->capobjs = 0;
     kmap_free(&c->gobj);
     for (int i = 0; i < c->ninsts; i++) {
         free(c->insts[i].env);
@@ -5190,6 +5268,10 @@ static wmx_program *translate_file(const char *path, const cfront_opts *o, const
     }
     free(c->funcs);
     kmap_free(&c->fidx);
+    for (int i = 0; i < c->nlayouts; i++)
+        free(c->layouts[i].first);
+    free(c->layouts);
+    kmap_free(&c->layout_idx);
     for (int i = 0; i < c->nlines; i++)
         free(c->lines[i]);
     free(c->lines);

@@ -779,6 +779,31 @@ static void write_entry(const char *entry, const unsigned char *data, size_t n)
     free(tmp);
 }
 
+/* An entry's bytes: the magic, the sum, the dependency list (count
+ * entries, as each_dep writes them), the encoded program. */
+static unsigned char *entry_bytes(const wbuf *list, int count, const unsigned char *prog, size_t plen,
+                                  size_t *len)
+{
+    wbuf all = { 0 };
+    size_t ml = strlen(CACHE_MAGIC);
+    put(&all, CACHE_MAGIC, ml);
+    put_i64(&all, 0);                   /* the sum, set below */
+    put_i64(&all, 0);
+    put_i32(&all, count);
+    if (list->n)
+        put(&all, list->p, list->n);
+    if (plen)
+        put(&all, prog, plen);
+    hash128 sum;
+    hash_init(&sum);
+    hash_bytes(&sum, all.p + ml + SUM_LEN, all.n - ml - SUM_LEN);
+    int64_t sa = (int64_t)sum.a, sb = (int64_t)sum.b;
+    memcpy(all.p + ml, &sa, sizeof sa);
+    memcpy(all.p + ml + sizeof sa, &sb, sizeof sb);
+    *len = all.n;
+    return all.p;
+}
+
 void cfront_cache_put(const char *entry, const wmx_program *p, const char *depfile)
 {
     size_t n = 0;
@@ -795,24 +820,30 @@ void cfront_cache_put(const char *entry, const wmx_program *p, const char *depfi
         free(list.p);
         return;
     }
-    size_t plen = 0;
+    size_t plen = 0, alen = 0;
     unsigned char *prog = cfront_cache_encode(p, &plen);
-    wbuf all = { 0 };
-    size_t ml = strlen(CACHE_MAGIC);
-    put(&all, CACHE_MAGIC, ml);
-    put_i64(&all, 0);                   /* the sum, set below */
-    put_i64(&all, 0);
-    put_i32(&all, count);
-    put(&all, list.p, list.n);
-    put(&all, prog, plen);
-    hash128 sum;
-    hash_init(&sum);
-    hash_bytes(&sum, all.p + ml + SUM_LEN, all.n - ml - SUM_LEN);
-    int64_t sa = (int64_t)sum.a, sb = (int64_t)sum.b;
-    memcpy(all.p + ml, &sa, sizeof sa);
-    memcpy(all.p + ml + sizeof sa, &sb, sizeof sb);
-    write_entry(entry, all.p, all.n);
+    unsigned char *all = entry_bytes(&list, count, prog, plen, &alen);
+    write_entry(entry, all, alen);
     free(list.p);
     free(prog);
-    free(all.p);
+    free(all);
+}
+
+unsigned char *cfront_cache_wrap(const unsigned char *prog, size_t plen, const char *const *deps, int ndeps,
+                                 size_t *len)
+{
+    wbuf list = { 0 };
+    for (int i = 0; i < ndeps; i++) {
+        hash128 h;
+        if (!file_hash(deps[i], &h)) {
+            free(list.p);
+            return NULL;
+        }
+        put_str(&list, deps[i]);
+        put_i64(&list, (int64_t)h.a);
+        put_i64(&list, (int64_t)h.b);
+    }
+    unsigned char *all = entry_bytes(&list, ndeps, prog, plen, len);
+    free(list.p);
+    return all;
 }

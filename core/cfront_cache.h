@@ -39,5 +39,11 @@ void cfront_cache_put(const char *entry, const wmx_program *p, const char *depfi
  * range. */
 unsigned char *cfront_cache_encode(const wmx_program *p, size_t *len);
 wmx_program *cfront_cache_decode(const unsigned char *buf, size_t len);
+/* A whole entry (magic, sum, dependencies, program) around encoded program
+ * bytes, as cfront_cache_put writes it, depending on the files deps (each
+ * hashed now); NULL when one cannot be read.  For tests and fuzzing: a
+ * generated entry goes through cfront_cache_get as a kept one does. */
+unsigned char *cfront_cache_wrap(const unsigned char *prog, size_t plen, const char *const *deps, int ndeps,
+                                 size_t *len);
 
 #endif

@@ -98,6 +98,9 @@ static void dfs_run(dfs *d, int base, const explore_opts *opts, explore_result *
                 break;
             dfs_grow(d);
         }
+        /* a step copies a state: megabytes on a big program */
+        if (explore_charge(clk, opts, res, d->ssize))
+            break;
         f = &d->frames[depth];
         wmx_transition tr = d->enabled[(size_t)depth * (size_t)d->maxen + (size_t)f->next++];
         memcpy(STATE(d, depth + 1), STATE(d, depth), d->ssize);

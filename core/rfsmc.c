@@ -1776,10 +1776,18 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
     for (int t = 0; t < nt && !built; t++)
         ng->tn[t] = 0;
     if ((size_t)r->tlen * (size_t)nt > (size_t)r->vccap) {
+        /* a clock per event: threads x events, the one table here that
+         * grows with their product (64 threads x 2000 steps: 32 MiB) */
+        if (explore_reserve(&r->clk, r->opts, r->res, (size_t)r->tlen * nt * sizeof *r->vc)) {
+            r->stop = true;
+            return;
+        }
         r->vccap = r->tlen * nt * 2 + 16;
         r->vc = wmx_realloc(r->vc, (size_t)r->vccap * sizeof *r->vc);
     }
     for (int k = 0; k < r->tlen; k++) {
+        if ((k & 255) == 255 && rs_poll(r))
+            return;
         const wmx_event *ev = &r->events[k];
         if (ev->kind == EV_WRITE_MEM) {
             r->order[k] = -1;
@@ -1823,6 +1831,11 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
     int *cnt = r->tmpcount;
     memcpy(cnt, fcnt, (size_t)nt * sizeof *cnt);
     for (int k = 0; k < r->tlen; k++) {
+        /* each key holds its read's cone: on a long trace these decisions
+         * take memory quadratic in its length, so the budget is polled here
+         * too (--max-memory 64M stopped at 197 MiB, issue 47) */
+        if ((k & 63) == 63 && rs_poll(r))
+            return;
         if (r->order[k] < 0)
             continue;
         int t = EID_THREAD(r->order[k]), i = EID_INDEX(r->order[k]);
@@ -1841,6 +1854,8 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
             d->src0 = gv->rf;
             /* the branch taken is known; "absent" is an alternative of awaits */
             alt taken = key_keep(d, make_key(r, d, gv->rf), nt);
+            if (explore_charge(&r->clk, r->opts, r->res, (size_t)(nt + 2 * taken.nextra) * sizeof *taken.data))
+                r->stop = true;
             d->alts = wmx_malloc(2 * sizeof *d->alts);
             d->cap = 2;
             d->alts[d->nalts++] = taken;

@@ -178,6 +178,9 @@ int explore_rfstate(const wmx_program *prog, const explore_opts *opts,
             events = wmx_realloc(events, (size_t)(cap + 1) * sizeof *events);
             f = &frames[depth];
         }
+        /* a step copies a state: megabytes on a big program */
+        if (explore_charge(&clk, opts, res, ss))
+            break;
         wmx_transition tr = enabled[(size_t)depth * (size_t)maxen + (size_t)f->next++];
         memcpy(ST(depth + 1), ST(depth), ss);
         wmx_event *ev = &events[depth];

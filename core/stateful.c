@@ -193,6 +193,11 @@ int explore_stateful(const wmx_program *prog, const explore_opts *opts,
             events = wmx_realloc(events, (size_t)(cap + 1) * sizeof *events);
             f = &frames[depth];
         }
+        /* a step copies a state and a key: megabytes on a big program */
+        if (explore_charge(&clk, opts, res, ss + ks)) {
+            stopped = true;
+            break;
+        }
         wmx_transition tr = enabled[(size_t)depth * (size_t)maxen + (size_t)f->next++];
         memcpy(ST(depth + 1), ST(depth), ss);
         machine_apply(m, ST(depth + 1), &tr, &events[depth]);

@@ -4,9 +4,11 @@
 # arrive: litmus and .wmx inputs through `wmx explore`, traces through
 # `wmx check` and `wmx graph` (next to a copy of the fuzz target's program),
 # games through `wmx game`, PGAS programs through `wmx explore` and both
-# `wmx robust` methods.
+# `wmx robust` methods, conditions through `wmx check --outcome`.
 # (The kept-translation decoder's corpus, tests/fuzz/corpus/cache, has no
-# CLI way in: tests/unit/test_cache.c replays it, every byte changed.)
+# CLI way in: tests/unit/test_cache.c replays it, every byte changed; the
+# generated entries of tests/fuzz/corpus/cfront and the conditions again go
+# through their targets' checks in tests/unit/test_fuzz_corpus.c.)
 # Under `make check-asan` WMX is the gcc ASan+UBSan build, so this is where a
 # memory error found by libFuzzer's clang build must also show up in ours.
 # Fails on a sanitizer report, a crash (signal) or an exit code above 3.
@@ -87,6 +89,20 @@ if [ -d "$corpus/pgas" ]; then
     run "$f" explore "$tmp/input.wmx" --ranks 3 --max-states 4000 --timeout 1
     run "$f (robust nf)" robust "$tmp/input.wmx" --method nf --ranks 3 --max-states 4000 --timeout 1
     run "$f (robust search)" robust "$tmp/input.wmx" --method search --ranks 3 --max-states 4000 --timeout 1 --json
+  done
+fi
+# conditions (fuzz_cond.c) as `check --outcome` takes them, on the target's
+# program (keep the two in step); an argument holds no NUL byte
+cat > "$tmp/cond.wmx" <<'EOF'
+var x = 0, y = 0, a[3];
+thread P0 { x = 1; r0 = y; a[1] = 2; }
+thread P1 { y = 1; r0 = x; r1 = a[2]; }
+EOF
+if [ -d "$corpus/cond" ]; then
+  for f in "$corpus/cond"/*; do
+    [ -f "$f" ] || continue
+    pick || continue
+    run "$f" check "$tmp/cond.wmx" --outcome "$(tr -d '\000' < "$f")" --timeout 1
   done
 fi
 echo "fuzz_replay: $((n - bad)) of $n runs clean"

@@ -9,6 +9,7 @@
 # so that a CI run explores the same inputs each time, within the time limit;
 # fuzz with FUZZ_SEED=0 and a long FUZZ_TIME to look for new bugs.
 #
+# FUZZ_TARGETS (names without fuzz_, blank-separated) picks some targets.
 # FUZZ_MERGE=1 also minimises what was found into tests/fuzz/corpus/NAME
 # (libFuzzer's set-cover merge keeps inputs that add coverage; then files over
 # 2 KB are dropped and at most 300 kept), ready to commit; tests/fuzz_replay.sh
@@ -27,6 +28,8 @@ for src in tests/fuzz/fuzz_*.c; do
   [ -f "$src" ] || continue
   name=$(basename "$src" .c)
   short=${name#fuzz_}
+  # FUZZ_TARGETS="cond cfront": only those (default: every target)
+  case " ${FUZZ_TARGETS:-$short} " in *" $short "*) ;; *) continue ;; esac
   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -D_POSIX_C_SOURCE=200809L -Icore -o "$out/$name" "$src" core/*.c
   work=$out/work-$short
