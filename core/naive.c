@@ -123,7 +123,7 @@ static void dfs_free(dfs *d)
 int explore_naive(const wmx_program *prog, const explore_opts *opts,
                   explore_result *res, wmx_error *err)
 {
-    if (explore_jobs(opts) > 1)
+    if (explore_split(opts))
         return explore_naive_parallel(prog, opts, res, err);
     explore_result_init(res, prog, opts->model, ALGO_NAIVE);
     double t0 = explore_now();
@@ -159,7 +159,7 @@ static void naive_work(explore_worker *w)
     explore_clock clk;
     explore_clock_start(&clk, &w->opts);
     naive_unit *u = NULL;
-    for (bool first = w->id == 0; first || (u = team_take(w->team)) != NULL; first = false) {
+    for (bool first = w->starts; first || (u = team_take(w->team)) != NULL; first = false) {
         /* the unit's prefix is replayed (its events were counted by the giver) */
         int len = u ? u->len : 0;
         while (len + 1 >= d.cap)
@@ -196,8 +196,39 @@ static void naive_drop(void *unit, void *ctx)
     free(unit);
 }
 
+/* Between processes a unit is its schedule: the count, then the transitions. */
+static void naive_encode(const void *unit, void *ctx, wire *w)
+{
+    (void)ctx;
+    const naive_unit *u = unit;
+    wire_i32(w, u->len);
+    wire_put(w, u->steps, (size_t)u->len * sizeof *u->steps);
+}
+
+static void *naive_decode(wire_reader *r, void *ctx)
+{
+    const wmx_program *p = ctx;
+    int len = wire_get_count(r, 1 << 24);
+    if (len < 0)
+        return NULL;
+    naive_unit *u = wmx_malloc(sizeof *u + (size_t)len * sizeof *u->steps);
+    u->len = len;
+    wire_get(r, u->steps, (size_t)len * sizeof *u->steps);
+    bool ok = wire_done(r);
+    for (int i = 0; i < len && ok; i++)
+        ok = u->steps[i].thread >= 0 && u->steps[i].thread < p->nthreads;
+    if (!ok) {
+        free(u);
+        return NULL;
+    }
+    return u;
+}
+
+static const explore_codec naive_codec = { naive_encode, naive_decode, naive_drop, NULL };
+
 int explore_naive_parallel(const wmx_program *prog, const explore_opts *opts,
                            explore_result *res, wmx_error *err)
 {
-    return explore_parallel(prog, opts, ALGO_NAIVE, naive_work, naive_drop, NULL, res, err);
+    return explore_parallel_net(prog, opts, ALGO_NAIVE, naive_work, naive_drop, &naive_codec,
+                                (void *)prog, res, err);
 }

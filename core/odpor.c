@@ -1502,7 +1502,7 @@ static void odpor_work(explore_worker *w)
     st.team = w->team;
     st.patient = !team_eager(w->team) && st.run->split_at < 0;
     odpor_unit *u = NULL;
-    for (bool first = w->id == 0; first || (u = team_take(w->team)) != NULL; first = false) {
+    for (bool first = w->starts; first || (u = team_take(w->team)) != NULL; first = false) {
         bool ok = load_unit(&st, u) && run_unit(&st);
         unit_free(u);
         u = NULL;
