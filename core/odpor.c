@@ -241,6 +241,10 @@ typedef struct odpor_split {
     _Atomic unsigned char *branch; /* [nthreads]: set (release) after ev */
     odpor_event *ev;            /* [nthreads]: a branch's next event at j */
     struct odpor_split *next;   /* the run's list (freed at its end) */
+    /* over MPI ranks (team_net.h): the rank that holds the record and its
+     * number there; a record another rank holds is a proxy here (nothing
+     * but these two): its wakeup sequences go to the owner as messages */
+    int owner, id;
 } odpor_split;
 
 /* What the workers of one run share: every record. */
@@ -252,6 +256,15 @@ typedef struct odpor_run {
      * execution, instead of after every one: each k is another cut */
     long split_at;              /* -1: whenever someone waits */
     _Atomic long checks;
+    /* over MPI ranks: this rank, its records by number, and proxies of the
+     * other ranks' records (open addressing on owner and number) */
+    team_net *net;
+    int rank, nthreads;
+    bool ifaa;
+    odpor_split **byid;
+    int nbyid, capbyid;
+    odpor_split **proxies;
+    int nproxies, capproxies;
 } odpor_run;
 
 typedef struct odpor_unit_node {
@@ -458,23 +471,32 @@ static bool initial(int p, const odpor_event *v, int len, bool ifaa)
  * of k, and a unit: E[0..k).v[0] with v's rest as its wakeup tree, asleep
  * every branch before it whose event is independent of v[0]'s, as foreign
  * sleepers (see give_away). */
-static void split_claim(odpor_state *s, odpor_split *r, const odpor_event *v, int len,
-                        wmx_eid race_e, wmx_eid race_e2, bool blocking)
+static void claim_send(odpor_run *run, odpor_split *r, const odpor_event *v, int len,
+                       wmx_eid race_e, wmx_eid race_e2, bool blocking);
+
+static void split_claim_at(odpor_run *run, team *t, odpor_ext *ext, odpor_split *r,
+                           const odpor_event *v, int len, wmx_eid race_e, wmx_eid race_e2,
+                           bool blocking)
 {
-    int T = s->nthreads, k = r->depth;
+    if (r->owner != run->rank) {
+        claim_send(run, r, v, len, race_e, race_e2, blocking);
+        return;
+    }
+    int T = run->nthreads, k = r->depth;
+    bool ifaa = run->ifaa;
     /* the branches only grow: most sequences are redundant, seen unlocked */
     for (int q = 0; q < T; q++)
-        if (atomic_load_explicit(&r->branch[q], memory_order_acquire) && initial(q, v, len, s->ifaa))
+        if (atomic_load_explicit(&r->branch[q], memory_order_acquire) && initial(q, v, len, ifaa))
             return;
     pthread_mutex_lock(&r->mu);
     for (int q = 0; q < T; q++)
-        if (r->branch[q] && initial(q, v, len, s->ifaa)) {
+        if (r->branch[q] && initial(q, v, len, ifaa)) {
             pthread_mutex_unlock(&r->mu);
             return;
         }
     odpor_unit *u = unit_new(T, r->steps, k, v[0].thread, r->above, r);
     for (int q = 0; q < T; q++)
-        if (r->branch[q] && !conflict(&r->ev[q], &v[0], s->ifaa))
+        if (r->branch[q] && !conflict(&r->ev[q], &v[0], ifaa))
             u->asleep[q] = 1;
     r->ev[v[0].thread] = v[0];
     atomic_store_explicit(&r->branch[v[0].thread], 1, memory_order_release);
@@ -488,9 +510,15 @@ static void split_claim(odpor_state *s, odpor_split *r, const odpor_event *v, in
             u->wut[i - 1] = (odpor_unit_node){ i - 2, x };
         }
     }
-    if (s->ext)
-        s->ext->inserted++;
-    team_give(s->team, u);
+    if (ext)
+        ext->inserted++;
+    team_give(t, u);
+}
+
+static void split_claim(odpor_state *s, odpor_split *r, const odpor_event *v, int len,
+                        wmx_eid race_e, wmx_eid race_e2, bool blocking)
+{
+    split_claim_at(s->run, s->team, s->ext, r, v, len, race_e, race_e2, blocking);
 }
 
 /* Optimal-DPOR's test: v is redundant when a sleeping thread is a weak
@@ -1150,8 +1178,168 @@ static odpor_split *split_new(odpor_state *s, int j)
     pthread_mutex_lock(&s->run->mu);
     r->next = s->run->splits;
     s->run->splits = r;
+    r->owner = s->run->rank;
+    r->id = s->run->nbyid;
+    if (s->run->nbyid == s->run->capbyid) {
+        s->run->capbyid = s->run->capbyid ? 2 * s->run->capbyid : 64;
+        s->run->byid = wmx_realloc(s->run->byid, (size_t)s->run->capbyid * sizeof *s->run->byid);
+    }
+    s->run->byid[s->run->nbyid++] = r;
     pthread_mutex_unlock(&s->run->mu);
     return r;
+}
+
+/* ---- units and records between MPI ranks (team_net.h) ---- */
+
+/* The record (owner, id): this rank's, or its proxy here (made on first
+ * sight); NULL when a number is out of range.  Under run->mu. */
+static odpor_split *record_find(odpor_run *run, int owner, int id)
+{
+    if (owner == run->rank)
+        return id >= 0 && id < run->nbyid ? run->byid[id] : NULL;
+    if (owner < 0 || id < 0 || !run->net || owner >= run->net->size)
+        return NULL;
+    if (2 * (run->nproxies + 1) > run->capproxies) {
+        int cap = run->capproxies ? 2 * run->capproxies : 256;
+        odpor_split **old = run->proxies;
+        int oldcap = run->capproxies;
+        run->proxies = wmx_calloc((size_t)cap, sizeof *run->proxies);
+        run->capproxies = cap;
+        for (int i = 0; i < oldcap; i++)
+            if (old[i]) {
+                uint64_t h = ((uint64_t)old[i]->owner * 0x9e3779b97f4a7c15u) ^ ((uint64_t)old[i]->id * 0xc2b2ae3d27d4eb4fu);
+                size_t at = (size_t)(h >> 17) & (size_t)(cap - 1);
+                while (run->proxies[at])
+                    at = (at + 1) & (size_t)(cap - 1);
+                run->proxies[at] = old[i];
+            }
+        free(old);
+    }
+    uint64_t h = ((uint64_t)owner * 0x9e3779b97f4a7c15u) ^ ((uint64_t)id * 0xc2b2ae3d27d4eb4fu);
+    size_t mask = (size_t)run->capproxies - 1, at = (size_t)(h >> 17) & mask;
+    for (; run->proxies[at]; at = (at + 1) & mask)
+        if (run->proxies[at]->owner == owner && run->proxies[at]->id == id)
+            return run->proxies[at];
+    odpor_split *r = wmx_calloc(1, sizeof *r);
+    pthread_mutex_init(&r->mu, NULL);
+    r->owner = owner;
+    r->id = id;
+    r->next = run->splits;
+    run->splits = r;
+    run->proxies[at] = r;
+    run->nproxies++;
+    return r;
+}
+
+/* A unit as bytes: its schedule, sleepers, wakeup tree and the records
+ * of its prefix's forced nodes as (owner, number). */
+static void unit_encode(const void *unit, void *ctx, wire *w)
+{
+    const odpor_unit *u = unit;
+    const odpor_run *run = ctx;
+    wire_i32(w, u->len);
+    wire_put(w, u->steps, (size_t)u->len * sizeof *u->steps);
+    wire_put(w, u->asleep, (size_t)run->nthreads);
+    wire_i32(w, u->nwut);
+    for (int i = 0; i < u->nwut; i++) {
+        wire_i32(w, u->wut[i].parent);
+        const odpor_node *x = &u->wut[i].node;
+        wire_i32(w, x->thread);
+        wire_put(w, &x->ev, sizeof x->ev);
+        wire_i32(w, x->race_e);
+        wire_i32(w, x->race_e2);
+        wire_i32(w, x->blocking_race);
+    }
+    for (int i = 0; i < u->len; i++) {
+        wire_i32(w, u->above[i] ? u->above[i]->owner : -1);
+        wire_i32(w, u->above[i] ? u->above[i]->id : -1);
+    }
+}
+
+static void *unit_decode(wire_reader *r, void *ctx)
+{
+    odpor_run *run = ctx;
+    int T = run->nthreads;
+    int len = wire_get_count(r, 1 << 24);
+    if (len < 1)
+        return NULL;
+    odpor_unit *u = wmx_calloc(1, sizeof *u + (size_t)len * sizeof *u->steps);
+    u->len = len;
+    wire_get(r, u->steps, (size_t)len * sizeof *u->steps);
+    u->asleep = wmx_calloc((size_t)T, 1);
+    wire_get(r, u->asleep, (size_t)T);
+    u->nwut = u->capwut = wire_get_count(r, 1 << 24);
+    bool ok = u->nwut >= 0;
+    if (ok && u->nwut > 0) {
+        u->wut = wmx_calloc((size_t)u->nwut, sizeof *u->wut);
+        for (int i = 0; i < u->nwut && ok; i++) {
+            u->wut[i].parent = wire_get_i32(r);
+            odpor_node *x = &u->wut[i].node;
+            x->thread = wire_get_i32(r);
+            wire_get(r, &x->ev, sizeof x->ev);
+            x->race_e = wire_get_i32(r);
+            x->race_e2 = wire_get_i32(r);
+            x->blocking_race = wire_get_i32(r) != 0;
+            x->child = x->sibling = -1;
+            ok = u->wut[i].parent >= -1 && u->wut[i].parent < i && x->thread >= 0 && x->thread < T;
+        }
+    }
+    u->above = wmx_calloc((size_t)len, sizeof *u->above);
+    pthread_mutex_lock(&run->mu);
+    for (int i = 0; i < len && ok; i++) {
+        int owner = wire_get_i32(r), id = wire_get_i32(r);
+        if (owner >= 0 && !(u->above[i] = record_find(run, owner, id)))
+            ok = false;
+    }
+    pthread_mutex_unlock(&run->mu);
+    for (int i = 0; i < len && ok; i++)
+        ok = u->steps[i].thread >= 0 && u->steps[i].thread < T;
+    if (!ok || !wire_done(r)) {
+        unit_free(u);
+        return NULL;
+    }
+    return u;
+}
+
+/* A wakeup sequence for a forced node another rank holds: to its owner. */
+static void claim_send(odpor_run *run, odpor_split *r, const odpor_event *v, int len,
+                       wmx_eid race_e, wmx_eid race_e2, bool blocking)
+{
+    wire w;
+    wire_init(&w);
+    wire_i32(&w, r->id);
+    wire_i32(&w, len);
+    wire_put(&w, v, (size_t)len * sizeof *v);
+    wire_i32(&w, race_e);
+    wire_i32(&w, race_e2);
+    wire_i32(&w, blocking);
+    run->net->post(run->net, r->owner, &w);
+    wire_free(&w);
+}
+
+/* ... and at the owner, the claim as if found here. */
+static void claim_receive(wire_reader *rd, void *ctx, team *t)
+{
+    odpor_run *run = ctx;
+    int id = wire_get_i32(rd);
+    int len = wire_get_count(rd, 1 << 24);
+    if (len < 1)
+        return;
+    odpor_event *v = wmx_malloc((size_t)len * sizeof *v);
+    wire_get(rd, v, (size_t)len * sizeof *v);
+    wmx_eid race_e = wire_get_i32(rd), race_e2 = wire_get_i32(rd);
+    bool blocking = wire_get_i32(rd) != 0;
+    pthread_mutex_lock(&run->mu);
+    odpor_split *r = record_find(run, run->rank, id);
+    pthread_mutex_unlock(&run->mu);
+    bool ok = r && wire_done(rd);
+    for (int i = 0; i < len && ok; i++)
+        ok = v[i].thread >= 0 && v[i].thread < run->nthreads;
+    if (ok)
+        split_claim_at(run, t, NULL, r, v, len, race_e, race_e2, blocking);
+    else
+        fprintf(stderr, "wmx: rank %d: a wakeup sequence from another rank was corrupt\n", run->rank);
+    free(v);
 }
 
 static void split_free(odpor_split *r)
@@ -1530,19 +1718,26 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
         return -1;
     }
     /* introspection follows one search: it stays on one worker */
-    if (!ext && explore_jobs(opts) > 1) {
+    if (!ext && explore_split(opts)) {
         explore_result_free(res);
-        odpor_run run = { .splits = NULL, .split_at = -1 };
+        odpor_run run = { .splits = NULL, .split_at = -1, .nthreads = prog->nthreads, .ifaa = opts->ifaa };
+        if (explore_net_on(opts)) {
+            run.net = opts->net;
+            run.rank = opts->net->rank;
+        }
         const char *at = getenv("WMX_TEST_SPLIT_AT");
         if (at && *at)
             run.split_at = atol(at);
         atomic_init(&run.checks, 0);
         pthread_mutex_init(&run.mu, NULL);
-        int rc = explore_parallel(prog, opts, ALGO_ODPOR, odpor_work, odpor_drop, &run, res, err);
+        static const explore_codec codec = { unit_encode, unit_decode, odpor_drop, claim_receive };
+        int rc = explore_parallel_net(prog, opts, ALGO_ODPOR, odpor_work, odpor_drop, &codec, &run, res, err);
         for (odpor_split *r = run.splits, *next; r; r = next) {
             next = r->next;
             split_free(r);
         }
+        free(run.byid);
+        free(run.proxies);
         pthread_mutex_destroy(&run.mu);
         return rc;
     }
