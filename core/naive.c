@@ -232,3 +232,38 @@ int explore_naive_parallel(const wmx_program *prog, const explore_opts *opts,
     return explore_parallel_net(prog, opts, ALGO_NAIVE, naive_work, naive_drop, &naive_codec,
                                 (void *)prog, res, err);
 }
+
+const char *naive_wire_selftest(const wmx_program *p, unsigned seed)
+{
+    unsigned x = seed * 2654435761u + 1;
+#define NEXT() (x = x * 1103515245u + 12345u, (x >> 8))
+    int len = (int)(NEXT() % 40);
+    naive_unit *u = wmx_malloc(sizeof *u + (size_t)(len + 1) * sizeof *u->steps);
+    u->len = len;
+    for (int i = 0; i < len; i++)
+        u->steps[i] = (wmx_transition){ NEXT() % 2 ? TR_FLUSH : TR_STEP, (int)(NEXT() % (unsigned)p->nthreads),
+                                        (int)(NEXT() % 5) - 1 };
+#undef NEXT
+    wire a, b;
+    wire_init(&a);
+    wire_init(&b);
+    naive_encode(u, (void *)p, &a);
+    wire_reader r;
+    wire_reader_init(&r, a.buf, a.len);
+    naive_unit *v = naive_decode(&r, (void *)p);
+    const char *why = NULL;
+    if (!v) {
+        why = "naive: the unit did not read back";
+    } else {
+        naive_encode(v, (void *)p, &b);
+        if (v->len != u->len || memcmp(v->steps, u->steps, (size_t)len * sizeof *u->steps) != 0)
+            why = "naive: another unit read back";
+        else if (a.len != b.len || memcmp(a.buf, b.buf, a.len) != 0)
+            why = "naive: written again, other bytes";
+    }
+    free(u);
+    free(v);
+    wire_free(&a);
+    wire_free(&b);
+    return why;
+}

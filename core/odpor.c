@@ -1773,3 +1773,169 @@ int explore_odpor(const wmx_program *prog, const explore_opts *opts,
 {
     return explore_odpor_ex(prog, opts, NULL, res, err);
 }
+
+/* ---- tests: units and claims between ranks ---- */
+
+typedef struct capture_net {
+    team_net pub;                /* first: post() gets it */
+    wire msg;
+    int to;
+} capture_net;
+
+static void capture_post(team_net *n, int to, const wire *msg)
+{
+    capture_net *c = (capture_net *)n;
+    wire_reset(&c->msg);
+    wire_put(&c->msg, msg->buf, msg->len);
+    c->to = to;
+}
+
+/* rank's run with m records of its own, each at depth j with steps */
+static void selftest_run(odpor_run *run, capture_net *net, int rank, int T, int m)
+{
+    memset(net, 0, sizeof *net);
+    net->pub.rank = rank;
+    net->pub.size = 3;
+    net->pub.post = capture_post;
+    memset(run, 0, sizeof *run);
+    pthread_mutex_init(&run->mu, NULL);
+    run->net = &net->pub;
+    run->rank = rank;
+    run->nthreads = T;
+    run->split_at = -1;
+    for (int k = 0; k < m; k++) {
+        odpor_split *r = wmx_calloc(1, sizeof *r);
+        pthread_mutex_init(&r->mu, NULL);
+        r->depth = k;
+        r->steps = wmx_calloc((size_t)k + 1, sizeof *r->steps);
+        for (int i = 0; i < k; i++)
+            r->steps[i] = (wmx_transition){ TR_STEP, i % T, -1 };
+        r->above = wmx_calloc((size_t)k + 1, sizeof *r->above);
+        r->branch = wmx_calloc((size_t)T, sizeof *r->branch);
+        r->ev = wmx_calloc((size_t)T, sizeof *r->ev);
+        r->owner = rank;
+        r->id = k;
+        r->next = run->splits;
+        run->splits = r;
+        if (run->nbyid == run->capbyid) {
+            run->capbyid = run->capbyid ? 2 * run->capbyid : 64;
+            run->byid = wmx_realloc(run->byid, (size_t)run->capbyid * sizeof *run->byid);
+        }
+        run->byid[run->nbyid++] = r;
+    }
+}
+
+static void selftest_free(odpor_run *run, capture_net *net)
+{
+    for (odpor_split *r = run->splits, *next; r; r = next) {
+        next = r->next;
+        split_free(r);
+    }
+    free(run->byid);
+    free(run->proxies);
+    pthread_mutex_destroy(&run->mu);
+    wire_free(&net->msg);
+}
+
+const char *odpor_wire_selftest(const wmx_program *p, unsigned seed)
+{
+    int T = p->nthreads, m = 6;
+    if (T < 2)
+        return "odpor: the program needs two threads";
+    unsigned x = seed * 2654435761u + 7;
+#define NEXT() (x = x * 1103515245u + 12345u, (x >> 8))
+    odpor_run a, b;
+    capture_net na, nb;
+    selftest_run(&a, &na, 0, T, m);
+    selftest_run(&b, &nb, 1, T, m);
+    /* a unit of rank 0 */
+    int len = 1 + (int)(NEXT() % 24);
+    odpor_unit *u = wmx_calloc(1, sizeof *u + (size_t)len * sizeof *u->steps);
+    u->len = len;
+    for (int i = 0; i < len; i++)
+        u->steps[i] = (wmx_transition){ NEXT() % 3 ? TR_STEP : TR_FLUSH, (int)(NEXT() % (unsigned)T),
+                                        (int)(NEXT() % 4) - 1 };
+    u->asleep = wmx_calloc((size_t)T, 1);
+    for (int q = 0; q < T; q++)
+        u->asleep[q] = NEXT() % 2;
+    u->nwut = u->capwut = (int)(NEXT() % 7);
+    u->wut = wmx_calloc((size_t)u->nwut + 1, sizeof *u->wut);
+    for (int i = 0; i < u->nwut; i++) {
+        odpor_node nd = { .thread = (int)(NEXT() % (unsigned)T), .child = -1, .sibling = -1,
+                          .race_e = (wmx_eid)NEXT() % 50, .race_e2 = (wmx_eid)NEXT() % 50,
+                          .blocking_race = NEXT() % 2 };
+        nd.ev = (odpor_event){ nd.thread, (int)(NEXT() % 9), (int)(NEXT() % 9), (int)(NEXT() % 4) - 1,
+                               NEXT() % 2, NEXT() % 2, NEXT() % 2, NEXT() % 2 };
+        u->wut[i] = (odpor_unit_node){ i ? (int)(NEXT() % (unsigned)(i + 1)) - 1 : -1, nd };
+    }
+    u->above = wmx_calloc((size_t)len, sizeof *u->above);
+    for (int i = 0; i < len; i++) {
+        switch (NEXT() % 4) {
+        case 0: u->above[i] = NULL; break;
+        case 1: u->above[i] = a.byid[NEXT() % (unsigned)m]; break;                  /* rank 0's */
+        case 2: u->above[i] = record_find(&a, 1, (int)(NEXT() % (unsigned)m)); break; /* rank 1's */
+        default: u->above[i] = record_find(&a, 2, (int)(NEXT() % 100)); break;      /* rank 2's */
+        }
+    }
+    wire w1, w2;
+    wire_init(&w1);
+    wire_init(&w2);
+    unit_encode(u, &a, &w1);
+    wire_reader rd;
+    wire_reader_init(&rd, w1.buf, w1.len);
+    odpor_unit *v = unit_decode(&rd, &b);
+    const char *why = NULL;
+    if (!v) {
+        why = "odpor: the unit did not read back";
+    } else {
+        unit_encode(v, &b, &w2);
+        if (w1.len != w2.len || memcmp(w1.buf, w2.buf, w1.len) != 0)
+            why = "odpor: written again, other bytes";
+        else if (v->len != u->len || memcmp(v->steps, u->steps, (size_t)len * sizeof *u->steps) != 0 ||
+                 memcmp(v->asleep, u->asleep, (size_t)T) != 0 || v->nwut != u->nwut)
+            why = "odpor: another schedule, sleep set or tree read back";
+        for (int i = 0; i < u->nwut && !why; i++)
+            if (v->wut[i].parent != u->wut[i].parent || v->wut[i].node.thread != u->wut[i].node.thread ||
+                memcmp(&v->wut[i].node.ev, &u->wut[i].node.ev, sizeof u->wut[i].node.ev) != 0 ||
+                v->wut[i].node.race_e != u->wut[i].node.race_e || v->wut[i].node.race_e2 != u->wut[i].node.race_e2 ||
+                v->wut[i].node.blocking_race != u->wut[i].node.blocking_race)
+                why = "odpor: another wakeup tree read back";
+        for (int i = 0; i < len && !why; i++) {
+            const odpor_split *s = u->above[i], *t = v->above[i];
+            if (!s ? t != NULL : !t || t->owner != s->owner || t->id != s->id)
+                why = "odpor: other records read back";
+            else if (s && s->owner == 1 && t != b.byid[s->id])
+                why = "odpor: the receiver's own record came back as a proxy";
+        }
+    }
+    /* a wakeup sequence for rank 1's record 3, found on rank 0 */
+    if (!why) {
+        odpor_split *proxy = record_find(&a, 1, 3);
+        odpor_event seq[3];
+        for (int i = 0; i < 3; i++)
+            seq[i] = (odpor_event){ i % T, i, 1, 0, true, false, false, false };
+        team *tb = team_new(1);
+        split_claim_at(&a, NULL, NULL, proxy, seq, 3, 5, 6, false);
+        wire_reader_init(&rd, na.msg.buf, na.msg.len);
+        if (na.to != 1)
+            why = "odpor: the claim went to another rank";
+        else
+            claim_receive(&rd, &b, tb);
+        odpor_unit *c = why ? NULL : team_drain(tb);
+        if (!why && !c)
+            why = "odpor: the claim made no unit at its owner";
+        else if (c && (c->len != 4 || c->steps[3].thread != seq[0].thread || c->nwut != 2 ||
+                       c->above[3] != b.byid[3] || c->wut[0].node.race_e != 5))
+            why = "odpor: the claim made another unit";
+        unit_free(c);
+        team_free(tb);
+    }
+#undef NEXT
+    unit_free(u);
+    unit_free(v);
+    wire_free(&w1);
+    wire_free(&w2);
+    selftest_free(&a, &na);
+    selftest_free(&b, &nb);
+    return why;
+}
