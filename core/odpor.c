@@ -479,7 +479,15 @@ static void split_claim_at(odpor_run *run, team *t, odpor_ext *ext, odpor_split 
                            bool blocking)
 {
     if (r->owner != run->rank) {
-        claim_send(run, r, v, len, race_e, race_e2, blocking);
+        /* a proxy knows some of the branches (those its units brought,
+         * a subset of the owner's): a sequence they make redundant stays */
+        bool redundant = false;
+        pthread_mutex_lock(&r->mu);
+        for (int q = 0; r->branch && q < run->nthreads && !redundant; q++)
+            redundant = r->branch[q] && initial(q, v, len, run->ifaa);
+        pthread_mutex_unlock(&r->mu);
+        if (!redundant)
+            claim_send(run, r, v, len, race_e, race_e2, blocking);
         return;
     }
     int T = run->nthreads, k = r->depth;
@@ -1251,8 +1259,23 @@ static void unit_encode(const void *unit, void *ctx, wire *w)
         wire_i32(w, x->blocking_race);
     }
     for (int i = 0; i < u->len; i++) {
-        wire_i32(w, u->above[i] ? u->above[i]->owner : -1);
-        wire_i32(w, u->above[i] ? u->above[i]->id : -1);
+        odpor_split *rec = u->above[i];
+        wire_i32(w, rec ? rec->owner : -1);
+        wire_i32(w, rec ? rec->id : -1);
+        if (!rec)
+            continue;
+        /* the branches known here, so that the receiver's proxy drops the
+         * sequences they make redundant instead of sending them */
+        pthread_mutex_lock(&rec->mu);
+        wire_i32(w, rec->branch != NULL);
+        if (rec->branch) {
+            for (int q = 0; q < run->nthreads; q++) {
+                unsigned char b = atomic_load(&rec->branch[q]);
+                wire_put(w, &b, 1);
+            }
+            wire_put(w, rec->ev, (size_t)run->nthreads * sizeof *rec->ev);
+        }
+        pthread_mutex_unlock(&rec->mu);
     }
 }
 
@@ -1286,11 +1309,37 @@ static void *unit_decode(wire_reader *r, void *ctx)
     }
     u->above = wmx_calloc((size_t)len, sizeof *u->above);
     pthread_mutex_lock(&run->mu);
+    unsigned char *branch = wmx_malloc((size_t)T);
+    odpor_event *ev = wmx_malloc((size_t)T * sizeof *ev);
     for (int i = 0; i < len && ok; i++) {
         int owner = wire_get_i32(r), id = wire_get_i32(r);
-        if (owner >= 0 && !(u->above[i] = record_find(run, owner, id)))
+        if (owner < 0)
+            continue;
+        odpor_split *rec = u->above[i] = record_find(run, owner, id);
+        if (!rec) {
             ok = false;
+            break;
+        }
+        if (!wire_get_i32(r))
+            continue;
+        wire_get(r, branch, (size_t)T);
+        wire_get(r, ev, (size_t)T * sizeof *ev);
+        if (rec->owner == run->rank || r->bad)
+            continue;           /* our own record knows better */
+        pthread_mutex_lock(&rec->mu);
+        if (!rec->branch) {
+            rec->branch = wmx_calloc((size_t)T, sizeof *rec->branch);
+            rec->ev = wmx_calloc((size_t)T, sizeof *rec->ev);
+        }
+        for (int q = 0; q < T; q++)
+            if (branch[q] && !rec->branch[q]) {
+                rec->ev[q] = ev[q];
+                atomic_store(&rec->branch[q], 1);
+            }
+        pthread_mutex_unlock(&rec->mu);
     }
+    free(branch);
+    free(ev);
     pthread_mutex_unlock(&run->mu);
     for (int i = 0; i < len && ok; i++)
         ok = u->steps[i].thread >= 0 && u->steps[i].thread < T;
@@ -1888,9 +1937,16 @@ const char *odpor_wire_selftest(const wmx_program *p, unsigned seed)
     if (!v) {
         why = "odpor: the unit did not read back";
     } else {
+        /* (written again the bytes may differ: rank 1 adds what its own
+         * records know of their branches) */
         unit_encode(v, &b, &w2);
-        if (w1.len != w2.len || memcmp(w1.buf, w2.buf, w1.len) != 0)
-            why = "odpor: written again, other bytes";
+        wire_reader_init(&rd, w2.buf, w2.len);
+        odpor_unit *again = unit_decode(&rd, &a);
+        if (!again || again->len != u->len || memcmp(again->steps, u->steps, (size_t)len * sizeof *u->steps) != 0)
+            why = "odpor: written again and read back, another unit";
+        unit_free(again);
+        if (why)
+            ;
         else if (v->len != u->len || memcmp(v->steps, u->steps, (size_t)len * sizeof *u->steps) != 0 ||
                  memcmp(v->asleep, u->asleep, (size_t)T) != 0 || v->nwut != u->nwut)
             why = "odpor: another schedule, sleep set or tree read back";

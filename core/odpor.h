@@ -72,8 +72,8 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
 
 /* Tests (tests/unit/test_wire.c): a random unit of work (schedule,
  * sleepers, wakeup tree, records of this rank, of the receiver and of a
- * third rank) written by rank 0 and read by rank 1 of three, then written
- * again, gives the same bytes and the same unit; a wakeup sequence for a
+ * third rank) written by rank 0 and read by rank 1 of three (and back)
+ * is the same unit; a wakeup sequence for a
  * record rank 1 holds, sent from rank 0, becomes rank 1's unit.  NULL, or
  * what differed.  p needs two threads or more. */
 const char *odpor_wire_selftest(const wmx_program *p, unsigned seed);
