@@ -53,8 +53,8 @@ static void give_away(dfs *d, int base, int depth, team *t)
         if (f->next >= f->nenabled)
             continue;
         /* a unit replays k steps to run traces of depth - k steps or more
-         * below: not worth it when that is less (see odpor.c's give_away) */
-        if (2 * (depth - k) < k && !team_eager(t))
+         * below: worth it from depth - k >= 3 k (see odpor.c's give_away) */
+        if (4 * k > depth && !team_eager(t))
             return;
         for (; f->next < f->nenabled; f->next++) {
             naive_unit *u = wmx_malloc(sizeof *u + (size_t)(k + 1) * sizeof *u->steps);

@@ -1452,13 +1452,16 @@ static void give_away(odpor_state *s)
             j = i;
     if (j < 0)
         return;
-    /* A unit is worth its cost only when the work below j is not smaller
-     * than replaying its prefix of j steps: the executions below j run
-     * s->depth - j steps each at least.  longwriter-2048 (C, SC) is a comb
-     * whose branches all lie near the bottom of a 2049-step path: on two
-     * workers every unit replayed ~2000 steps to run a few, 1.26 s against
-     * 0.54 s on one.  (The tests' forced splits are not patient.) */
-    if (s->patient && 2 * (s->depth - j) < j)
+    /* A unit is worth its cost only when the work below j is well above
+     * replaying its prefix of j steps: the executions below j run
+     * s->depth - j steps each at least.  Forcing j also makes every later
+     * wakeup sequence for a node above j a unit (split_claim), so the
+     * bound holds for those too.  longwriter-2048 (C, SC) is a comb whose
+     * branches lie along a 2049-step path: split at j = 1366 (half way),
+     * every unit replayed ~1000 steps to run ~700 (--jobs 2 1.26 s
+     * against 0.54 s on one); now the split waits for j <= depth / 4.
+     * (The tests' forced splits are not patient.) */
+    if (s->patient && 4 * j > s->depth)
         return;
     /* waiting costs at most the other worker's time for as many executions
      * as this one has run: lastzero-14 still split crowded in one run of
