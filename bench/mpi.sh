@@ -37,7 +37,7 @@ row() { # NAME FILE ALGO
   set -- "$1" "$3" $stats
   printf '%-16s %-6s %8s %8s %8s %8s %8s %6s %9s %8s %9s\n' "$1" "$2" "$(tsecs "$TMP/one")" "$(tsecs "$TMP/j2")" \
     "$t1" "$t2" "$(awk -v a="$t1" -v b="$t2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }')" \
-    "$3" "$4" "$5" "$(awk -v u="$3" -v t="$t2" 'BEGIN { if (t > 0) printf "%.0f", u / t; else print "-" }')"
+    "$3" "$4" "$5" "$(awk -v u="$3" -v t="$t2" 'BEGIN { if (t > 0) printf "%.1f", u / t; else print "-" }')"
 }
 readers 18 > "$TMP/readers18.wmx"
 lastzero 14 > "$TMP/lastzero14.wmx"
