@@ -11,6 +11,7 @@
 
 #include "repl.h"
 #include "tempfiles.h"
+#include "team_net.h"
 #ifdef WMX_HAVE_MPI
 #include "team_mpi.h"
 #endif
