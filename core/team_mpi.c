@@ -129,7 +129,8 @@ static void send_bytes(mpi_net *n, int to, int tag, unsigned char *buf, size_t l
 static void send_small(mpi_net *n, int to, int tag, const void *p, size_t len)
 {
     unsigned char *buf = wmx_malloc(len ? len : 1);
-    memcpy(buf, p, len);
+    if (len)
+        memcpy(buf, p, len);
     send_bytes(n, to, tag, buf, len);
 }
 
@@ -161,7 +162,8 @@ static void post(team_net *tn, int to, const wire *msg)
             n->outbox = wmx_realloc(n->outbox, (size_t)n->capout * sizeof *n->outbox);
         }
         unsigned char *buf = wmx_malloc(msg->len ? msg->len : 1);
-        memcpy(buf, msg->buf, msg->len);
+        if (msg->len)
+            memcpy(buf, msg->buf, msg->len);
         n->outbox[n->nout++] = (posted){ to, buf, msg->len };
     }
     pthread_mutex_unlock(&n->mu);
