@@ -145,11 +145,12 @@ if [ $rc != 3 ] || ! grep -q '"stop_reason": "max-traces"' "$tmp/out"; then
 fi
 
 # SIGINT to mpirun: it sends every rank SIGTERM, which wmx takes as Ctrl-C,
-# and SIGKILL a second later (odls_base_sigkill_timeout): under ASan, whose
-# exit (leak check, slow unwinding) takes longer, the report's last line
-# may be cut, so there only its first line is checked
-full=2
-[ "${WMX_BUILD:-build}" = build-asan ] && full=1
+# and SIGKILL a second later (odls_base_sigkill_timeout).  Rank 0 prints
+# its partial report, but mpirun, ending the job, may stop forwarding
+# rank 0's output before its last lines (seen in 1 run of 3 here): the
+# report's first line is checked, the rest only when it came
+# (doc/distributed.md)
+full=1
 $MPIRUN "$WMX" explore "$tmp/long.wmx" --model sc --algo naive > "$tmp/out" 2>"$tmp/err" &
 pid=$!
 sleep 2.5
