@@ -147,7 +147,7 @@ fi
 # SIGINT to mpirun: it sends every rank SIGTERM, which wmx takes as Ctrl-C,
 # and SIGKILL a second later (odls_base_sigkill_timeout).  Rank 0 prints
 # its partial report, but mpirun, ending the job, may stop forwarding
-# rank 0's output before its last lines (seen in 1 run of 3 here): the
+# rank 0's output before its last lines (seen in 1 run of 2 here): the
 # report's first line is checked, the rest only when it came
 # (doc/distributed.md)
 full=1
