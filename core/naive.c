@@ -52,6 +52,10 @@ static void give_away(dfs *d, int base, int depth, team *t)
         frame *f = &d->frames[k];
         if (f->next >= f->nenabled)
             continue;
+        /* a unit replays k steps to run traces of depth - k steps or more
+         * below: worth it from depth - k >= 3 k (see odpor.c's give_away) */
+        if (4 * k > depth && !team_eager(t))
+            return;
         for (; f->next < f->nenabled; f->next++) {
             naive_unit *u = wmx_malloc(sizeof *u + (size_t)(k + 1) * sizeof *u->steps);
             u->len = k + 1;
@@ -126,7 +130,7 @@ static void dfs_free(dfs *d)
 int explore_naive(const wmx_program *prog, const explore_opts *opts,
                   explore_result *res, wmx_error *err)
 {
-    if (explore_jobs(opts) > 1)
+    if (explore_split(opts))
         return explore_naive_parallel(prog, opts, res, err);
     explore_result_init(res, prog, opts->model, ALGO_NAIVE);
     double t0 = explore_now();
@@ -162,7 +166,7 @@ static void naive_work(explore_worker *w)
     explore_clock clk;
     explore_clock_start(&clk, &w->opts);
     naive_unit *u = NULL;
-    for (bool first = w->id == 0; first || (u = team_take(w->team)) != NULL; first = false) {
+    for (bool first = w->starts; first || (u = team_take(w->team)) != NULL; first = false) {
         /* the unit's prefix is replayed (its events were counted by the giver) */
         int len = u ? u->len : 0;
         while (len + 1 >= d.cap)
@@ -199,8 +203,74 @@ static void naive_drop(void *unit, void *ctx)
     free(unit);
 }
 
+/* Between processes a unit is its schedule: the count, then the transitions. */
+static void naive_encode(const void *unit, void *ctx, wire *w)
+{
+    (void)ctx;
+    const naive_unit *u = unit;
+    wire_i32(w, u->len);
+    wire_put(w, u->steps, (size_t)u->len * sizeof *u->steps);
+}
+
+static void *naive_decode(wire_reader *r, void *ctx)
+{
+    const wmx_program *p = ctx;
+    int len = wire_get_count(r, 1 << 24);
+    if (len < 0)
+        return NULL;
+    naive_unit *u = wmx_malloc(sizeof *u + (size_t)len * sizeof *u->steps);
+    u->len = len;
+    wire_get(r, u->steps, (size_t)len * sizeof *u->steps);
+    bool ok = wire_done(r);
+    for (int i = 0; i < len && ok; i++)
+        ok = u->steps[i].thread >= 0 && u->steps[i].thread < p->nthreads;
+    if (!ok) {
+        free(u);
+        return NULL;
+    }
+    return u;
+}
+
+static const explore_codec naive_codec = { naive_encode, naive_decode, naive_drop, NULL };
+
 int explore_naive_parallel(const wmx_program *prog, const explore_opts *opts,
                            explore_result *res, wmx_error *err)
 {
-    return explore_parallel(prog, opts, ALGO_NAIVE, naive_work, naive_drop, NULL, res, err);
+    return explore_parallel_net(prog, opts, ALGO_NAIVE, naive_work, naive_drop, &naive_codec,
+                                (void *)prog, res, err);
+}
+
+const char *naive_wire_selftest(const wmx_program *p, unsigned seed)
+{
+    unsigned x = seed * 2654435761u + 1;
+#define NEXT() (x = x * 1103515245u + 12345u, (x >> 8))
+    int len = (int)(NEXT() % 40);
+    naive_unit *u = wmx_malloc(sizeof *u + (size_t)(len + 1) * sizeof *u->steps);
+    u->len = len;
+    for (int i = 0; i < len; i++)
+        u->steps[i] = (wmx_transition){ NEXT() % 2 ? TR_FLUSH : TR_STEP, (int)(NEXT() % (unsigned)p->nthreads),
+                                        (int)(NEXT() % 5) - 1 };
+#undef NEXT
+    wire a, b;
+    wire_init(&a);
+    wire_init(&b);
+    naive_encode(u, (void *)p, &a);
+    wire_reader r;
+    wire_reader_init(&r, a.buf, a.len);
+    naive_unit *v = naive_decode(&r, (void *)p);
+    const char *why = NULL;
+    if (!v) {
+        why = "naive: the unit did not read back";
+    } else {
+        naive_encode(v, (void *)p, &b);
+        if (v->len != u->len || memcmp(v->steps, u->steps, (size_t)len * sizeof *u->steps) != 0)
+            why = "naive: another unit read back";
+        else if (a.len != b.len || memcmp(a.buf, b.buf, a.len) != 0)
+            why = "naive: written again, other bytes";
+    }
+    free(u);
+    free(v);
+    wire_free(&a);
+    wire_free(&b);
+    return why;
 }

@@ -241,6 +241,10 @@ typedef struct odpor_split {
     _Atomic unsigned char *branch; /* [nthreads]: set (release) after ev */
     odpor_event *ev;            /* [nthreads]: a branch's next event at j */
     struct odpor_split *next;   /* the run's list (freed at its end) */
+    /* over MPI ranks (team_net.h): the rank that holds the record and its
+     * number there; a record another rank holds is a proxy here (nothing
+     * but these two): its wakeup sequences go to the owner as messages */
+    int owner, id;
 } odpor_split;
 
 /* What the workers of one run share: every record. */
@@ -252,6 +256,15 @@ typedef struct odpor_run {
      * execution, instead of after every one: each k is another cut */
     long split_at;              /* -1: whenever someone waits */
     _Atomic long checks;
+    /* over MPI ranks: this rank, its records by number, and proxies of the
+     * other ranks' records (open addressing on owner and number) */
+    team_net *net;
+    int rank, nthreads;
+    bool ifaa;
+    odpor_split **byid;
+    int nbyid, capbyid;
+    odpor_split **proxies;
+    int nproxies, capproxies;
 } odpor_run;
 
 typedef struct odpor_unit_node {
@@ -458,23 +471,40 @@ static bool initial(int p, const odpor_event *v, int len, bool ifaa)
  * of k, and a unit: E[0..k).v[0] with v's rest as its wakeup tree, asleep
  * every branch before it whose event is independent of v[0]'s, as foreign
  * sleepers (see give_away). */
-static void split_claim(odpor_state *s, odpor_split *r, const odpor_event *v, int len,
-                        wmx_eid race_e, wmx_eid race_e2, bool blocking)
+static void claim_send(odpor_run *run, odpor_split *r, const odpor_event *v, int len,
+                       wmx_eid race_e, wmx_eid race_e2, bool blocking);
+
+static void split_claim_at(odpor_run *run, team *t, odpor_ext *ext, odpor_split *r,
+                           const odpor_event *v, int len, wmx_eid race_e, wmx_eid race_e2,
+                           bool blocking)
 {
-    int T = s->nthreads, k = r->depth;
+    if (r->owner != run->rank) {
+        /* a proxy knows some of the branches (those its units brought,
+         * a subset of the owner's): a sequence they make redundant stays */
+        bool redundant = false;
+        pthread_mutex_lock(&r->mu);
+        for (int q = 0; r->branch && q < run->nthreads && !redundant; q++)
+            redundant = r->branch[q] && initial(q, v, len, run->ifaa);
+        pthread_mutex_unlock(&r->mu);
+        if (!redundant)
+            claim_send(run, r, v, len, race_e, race_e2, blocking);
+        return;
+    }
+    int T = run->nthreads, k = r->depth;
+    bool ifaa = run->ifaa;
     /* the branches only grow: most sequences are redundant, seen unlocked */
     for (int q = 0; q < T; q++)
-        if (atomic_load_explicit(&r->branch[q], memory_order_acquire) && initial(q, v, len, s->ifaa))
+        if (atomic_load_explicit(&r->branch[q], memory_order_acquire) && initial(q, v, len, ifaa))
             return;
     pthread_mutex_lock(&r->mu);
     for (int q = 0; q < T; q++)
-        if (r->branch[q] && initial(q, v, len, s->ifaa)) {
+        if (r->branch[q] && initial(q, v, len, ifaa)) {
             pthread_mutex_unlock(&r->mu);
             return;
         }
     odpor_unit *u = unit_new(T, r->steps, k, v[0].thread, r->above, r);
     for (int q = 0; q < T; q++)
-        if (r->branch[q] && !conflict(&r->ev[q], &v[0], s->ifaa))
+        if (r->branch[q] && !conflict(&r->ev[q], &v[0], ifaa))
             u->asleep[q] = 1;
     r->ev[v[0].thread] = v[0];
     atomic_store_explicit(&r->branch[v[0].thread], 1, memory_order_release);
@@ -488,9 +518,15 @@ static void split_claim(odpor_state *s, odpor_split *r, const odpor_event *v, in
             u->wut[i - 1] = (odpor_unit_node){ i - 2, x };
         }
     }
-    if (s->ext)
-        s->ext->inserted++;
-    team_give(s->team, u);
+    if (ext)
+        ext->inserted++;
+    team_give(t, u);
+}
+
+static void split_claim(odpor_state *s, odpor_split *r, const odpor_event *v, int len,
+                        wmx_eid race_e, wmx_eid race_e2, bool blocking)
+{
+    split_claim_at(s->run, s->team, s->ext, r, v, len, race_e, race_e2, blocking);
 }
 
 /* Optimal-DPOR's test: v is redundant when a sleeping thread is a weak
@@ -1150,8 +1186,209 @@ static odpor_split *split_new(odpor_state *s, int j)
     pthread_mutex_lock(&s->run->mu);
     r->next = s->run->splits;
     s->run->splits = r;
+    r->owner = s->run->rank;
+    r->id = s->run->nbyid;
+    if (s->run->nbyid == s->run->capbyid) {
+        s->run->capbyid = s->run->capbyid ? 2 * s->run->capbyid : 64;
+        s->run->byid = wmx_realloc(s->run->byid, (size_t)s->run->capbyid * sizeof *s->run->byid);
+    }
+    s->run->byid[s->run->nbyid++] = r;
     pthread_mutex_unlock(&s->run->mu);
     return r;
+}
+
+/* ---- units and records between MPI ranks (team_net.h) ---- */
+
+/* The record (owner, id): this rank's, or its proxy here (made on first
+ * sight); NULL when a number is out of range.  Under run->mu. */
+static odpor_split *record_find(odpor_run *run, int owner, int id)
+{
+    if (owner == run->rank)
+        return id >= 0 && id < run->nbyid ? run->byid[id] : NULL;
+    if (owner < 0 || id < 0 || !run->net || owner >= run->net->size)
+        return NULL;
+    if (2 * (run->nproxies + 1) > run->capproxies) {
+        int cap = run->capproxies ? 2 * run->capproxies : 256;
+        odpor_split **old = run->proxies;
+        int oldcap = run->capproxies;
+        run->proxies = wmx_calloc((size_t)cap, sizeof *run->proxies);
+        run->capproxies = cap;
+        for (int i = 0; i < oldcap; i++)
+            if (old[i]) {
+                uint64_t h = ((uint64_t)old[i]->owner * 0x9e3779b97f4a7c15u) ^ ((uint64_t)old[i]->id * 0xc2b2ae3d27d4eb4fu);
+                size_t at = (size_t)(h >> 17) & (size_t)(cap - 1);
+                while (run->proxies[at])
+                    at = (at + 1) & (size_t)(cap - 1);
+                run->proxies[at] = old[i];
+            }
+        free(old);
+    }
+    uint64_t h = ((uint64_t)owner * 0x9e3779b97f4a7c15u) ^ ((uint64_t)id * 0xc2b2ae3d27d4eb4fu);
+    size_t mask = (size_t)run->capproxies - 1, at = (size_t)(h >> 17) & mask;
+    for (; run->proxies[at]; at = (at + 1) & mask)
+        if (run->proxies[at]->owner == owner && run->proxies[at]->id == id)
+            return run->proxies[at];
+    odpor_split *r = wmx_calloc(1, sizeof *r);
+    pthread_mutex_init(&r->mu, NULL);
+    r->owner = owner;
+    r->id = id;
+    r->next = run->splits;
+    run->splits = r;
+    run->proxies[at] = r;
+    run->nproxies++;
+    return r;
+}
+
+/* A unit as bytes: its schedule, sleepers, wakeup tree and the records
+ * of its prefix's forced nodes as (owner, number). */
+static void unit_encode(const void *unit, void *ctx, wire *w)
+{
+    const odpor_unit *u = unit;
+    const odpor_run *run = ctx;
+    wire_i32(w, u->len);
+    wire_put(w, u->steps, (size_t)u->len * sizeof *u->steps);
+    wire_put(w, u->asleep, (size_t)run->nthreads);
+    wire_i32(w, u->nwut);
+    for (int i = 0; i < u->nwut; i++) {
+        wire_i32(w, u->wut[i].parent);
+        const odpor_node *x = &u->wut[i].node;
+        wire_i32(w, x->thread);
+        wire_put(w, &x->ev, sizeof x->ev);
+        wire_i32(w, x->race_e);
+        wire_i32(w, x->race_e2);
+        wire_i32(w, x->blocking_race);
+    }
+    for (int i = 0; i < u->len; i++) {
+        odpor_split *rec = u->above[i];
+        wire_i32(w, rec ? rec->owner : -1);
+        wire_i32(w, rec ? rec->id : -1);
+        if (!rec)
+            continue;
+        /* the branches known here, so that the receiver's proxy drops the
+         * sequences they make redundant instead of sending them */
+        pthread_mutex_lock(&rec->mu);
+        wire_i32(w, rec->branch != NULL);
+        if (rec->branch) {
+            for (int q = 0; q < run->nthreads; q++) {
+                unsigned char b = atomic_load(&rec->branch[q]);
+                wire_put(w, &b, 1);
+            }
+            wire_put(w, rec->ev, (size_t)run->nthreads * sizeof *rec->ev);
+        }
+        pthread_mutex_unlock(&rec->mu);
+    }
+}
+
+static void *unit_decode(wire_reader *r, void *ctx)
+{
+    odpor_run *run = ctx;
+    int T = run->nthreads;
+    int len = wire_get_count(r, 1 << 24);
+    if (len < 1)
+        return NULL;
+    odpor_unit *u = wmx_calloc(1, sizeof *u + (size_t)len * sizeof *u->steps);
+    u->len = len;
+    wire_get(r, u->steps, (size_t)len * sizeof *u->steps);
+    u->asleep = wmx_calloc((size_t)T, 1);
+    wire_get(r, u->asleep, (size_t)T);
+    u->nwut = u->capwut = wire_get_count(r, 1 << 24);
+    bool ok = u->nwut >= 0;
+    if (ok && u->nwut > 0) {
+        u->wut = wmx_calloc((size_t)u->nwut, sizeof *u->wut);
+        for (int i = 0; i < u->nwut && ok; i++) {
+            u->wut[i].parent = wire_get_i32(r);
+            odpor_node *x = &u->wut[i].node;
+            x->thread = wire_get_i32(r);
+            wire_get(r, &x->ev, sizeof x->ev);
+            x->race_e = wire_get_i32(r);
+            x->race_e2 = wire_get_i32(r);
+            x->blocking_race = wire_get_i32(r) != 0;
+            x->child = x->sibling = -1;
+            ok = u->wut[i].parent >= -1 && u->wut[i].parent < i && x->thread >= 0 && x->thread < T;
+        }
+    }
+    u->above = wmx_calloc((size_t)len, sizeof *u->above);
+    pthread_mutex_lock(&run->mu);
+    unsigned char *branch = wmx_malloc((size_t)T);
+    odpor_event *ev = wmx_malloc((size_t)T * sizeof *ev);
+    for (int i = 0; i < len && ok; i++) {
+        int owner = wire_get_i32(r), id = wire_get_i32(r);
+        if (owner < 0)
+            continue;
+        odpor_split *rec = u->above[i] = record_find(run, owner, id);
+        if (!rec) {
+            ok = false;
+            break;
+        }
+        if (!wire_get_i32(r))
+            continue;
+        wire_get(r, branch, (size_t)T);
+        wire_get(r, ev, (size_t)T * sizeof *ev);
+        if (rec->owner == run->rank || r->bad)
+            continue;           /* our own record knows better */
+        pthread_mutex_lock(&rec->mu);
+        if (!rec->branch) {
+            rec->branch = wmx_calloc((size_t)T, sizeof *rec->branch);
+            rec->ev = wmx_calloc((size_t)T, sizeof *rec->ev);
+        }
+        for (int q = 0; q < T; q++)
+            if (branch[q] && !rec->branch[q]) {
+                rec->ev[q] = ev[q];
+                atomic_store(&rec->branch[q], 1);
+            }
+        pthread_mutex_unlock(&rec->mu);
+    }
+    free(branch);
+    free(ev);
+    pthread_mutex_unlock(&run->mu);
+    for (int i = 0; i < len && ok; i++)
+        ok = u->steps[i].thread >= 0 && u->steps[i].thread < T;
+    if (!ok || !wire_done(r)) {
+        unit_free(u);
+        return NULL;
+    }
+    return u;
+}
+
+/* A wakeup sequence for a forced node another rank holds: to its owner. */
+static void claim_send(odpor_run *run, odpor_split *r, const odpor_event *v, int len,
+                       wmx_eid race_e, wmx_eid race_e2, bool blocking)
+{
+    wire w;
+    wire_init(&w);
+    wire_i32(&w, r->id);
+    wire_i32(&w, len);
+    wire_put(&w, v, (size_t)len * sizeof *v);
+    wire_i32(&w, race_e);
+    wire_i32(&w, race_e2);
+    wire_i32(&w, blocking);
+    run->net->post(run->net, r->owner, &w);
+    wire_free(&w);
+}
+
+/* ... and at the owner, the claim as if found here. */
+static void claim_receive(wire_reader *rd, void *ctx, team *t)
+{
+    odpor_run *run = ctx;
+    int id = wire_get_i32(rd);
+    int len = wire_get_count(rd, 1 << 24);
+    if (len < 1)
+        return;
+    odpor_event *v = wmx_malloc((size_t)len * sizeof *v);
+    wire_get(rd, v, (size_t)len * sizeof *v);
+    wmx_eid race_e = wire_get_i32(rd), race_e2 = wire_get_i32(rd);
+    bool blocking = wire_get_i32(rd) != 0;
+    pthread_mutex_lock(&run->mu);
+    odpor_split *r = record_find(run, run->rank, id);
+    pthread_mutex_unlock(&run->mu);
+    bool ok = r && wire_done(rd);
+    for (int i = 0; i < len && ok; i++)
+        ok = v[i].thread >= 0 && v[i].thread < run->nthreads;
+    if (ok)
+        split_claim_at(run, t, NULL, r, v, len, race_e, race_e2, blocking);
+    else
+        fprintf(stderr, "wmx: rank %d: a wakeup sequence from another rank was corrupt\n", run->rank);
+    free(v);
 }
 
 static void split_free(odpor_split *r)
@@ -1214,6 +1451,17 @@ static void give_away(odpor_state *s)
         if (s->nodes[s->nodes[s->root[i]].child].sibling >= 0)
             j = i;
     if (j < 0)
+        return;
+    /* A unit is worth its cost only when the work below j is well above
+     * replaying its prefix of j steps: the executions below j run
+     * s->depth - j steps each at least.  Forcing j also makes every later
+     * wakeup sequence for a node above j a unit (split_claim), so the
+     * bound holds for those too.  longwriter-2048 (C, SC) is a comb whose
+     * branches lie along a 2049-step path: split at j = 1366 (half way),
+     * every unit replayed ~1000 steps to run ~700 (--jobs 2 1.26 s
+     * against 0.54 s on one); now the split waits for j <= depth / 4.
+     * (The tests' forced splits are not patient.) */
+    if (s->patient && 4 * j > s->depth)
         return;
     /* waiting costs at most the other worker's time for as many executions
      * as this one has run: lastzero-14 still split crowded in one run of
@@ -1502,7 +1750,7 @@ static void odpor_work(explore_worker *w)
     st.team = w->team;
     st.patient = !team_eager(w->team) && st.run->split_at < 0;
     odpor_unit *u = NULL;
-    for (bool first = w->id == 0; first || (u = team_take(w->team)) != NULL; first = false) {
+    for (bool first = w->starts; first || (u = team_take(w->team)) != NULL; first = false) {
         bool ok = load_unit(&st, u) && run_unit(&st);
         unit_free(u);
         u = NULL;
@@ -1530,19 +1778,26 @@ int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ex
         return -1;
     }
     /* introspection follows one search: it stays on one worker */
-    if (!ext && explore_jobs(opts) > 1) {
+    if (!ext && explore_split(opts)) {
         explore_result_free(res);
-        odpor_run run = { .splits = NULL, .split_at = -1 };
+        odpor_run run = { .splits = NULL, .split_at = -1, .nthreads = prog->nthreads, .ifaa = opts->ifaa };
+        if (explore_net_on(opts)) {
+            run.net = opts->net;
+            run.rank = opts->net->rank;
+        }
         const char *at = getenv("WMX_TEST_SPLIT_AT");
         if (at && *at)
             run.split_at = atol(at);
         atomic_init(&run.checks, 0);
         pthread_mutex_init(&run.mu, NULL);
-        int rc = explore_parallel(prog, opts, ALGO_ODPOR, odpor_work, odpor_drop, &run, res, err);
+        static const explore_codec codec = { unit_encode, unit_decode, odpor_drop, claim_receive };
+        int rc = explore_parallel_net(prog, opts, ALGO_ODPOR, odpor_work, odpor_drop, &codec, &run, res, err);
         for (odpor_split *r = run.splits, *next; r; r = next) {
             next = r->next;
             split_free(r);
         }
+        free(run.byid);
+        free(run.proxies);
         pthread_mutex_destroy(&run.mu);
         return rc;
     }
@@ -1577,4 +1832,177 @@ int explore_odpor(const wmx_program *prog, const explore_opts *opts,
                   explore_result *res, wmx_error *err)
 {
     return explore_odpor_ex(prog, opts, NULL, res, err);
+}
+
+/* ---- tests: units and claims between ranks ---- */
+
+typedef struct capture_net {
+    team_net pub;                /* first: post() gets it */
+    wire msg;
+    int to;
+} capture_net;
+
+static void capture_post(team_net *n, int to, const wire *msg)
+{
+    capture_net *c = (capture_net *)n;
+    wire_reset(&c->msg);
+    wire_put(&c->msg, msg->buf, msg->len);
+    c->to = to;
+}
+
+/* rank's run with m records of its own, each at depth j with steps */
+static void selftest_run(odpor_run *run, capture_net *net, int rank, int T, int m)
+{
+    memset(net, 0, sizeof *net);
+    net->pub.rank = rank;
+    net->pub.size = 3;
+    net->pub.post = capture_post;
+    memset(run, 0, sizeof *run);
+    pthread_mutex_init(&run->mu, NULL);
+    run->net = &net->pub;
+    run->rank = rank;
+    run->nthreads = T;
+    run->split_at = -1;
+    for (int k = 0; k < m; k++) {
+        odpor_split *r = wmx_calloc(1, sizeof *r);
+        pthread_mutex_init(&r->mu, NULL);
+        r->depth = k;
+        r->steps = wmx_calloc((size_t)k + 1, sizeof *r->steps);
+        for (int i = 0; i < k; i++)
+            r->steps[i] = (wmx_transition){ TR_STEP, i % T, -1 };
+        r->above = wmx_calloc((size_t)k + 1, sizeof *r->above);
+        r->branch = wmx_calloc((size_t)T, sizeof *r->branch);
+        r->ev = wmx_calloc((size_t)T, sizeof *r->ev);
+        r->owner = rank;
+        r->id = k;
+        r->next = run->splits;
+        run->splits = r;
+        if (run->nbyid == run->capbyid) {
+            run->capbyid = run->capbyid ? 2 * run->capbyid : 64;
+            run->byid = wmx_realloc(run->byid, (size_t)run->capbyid * sizeof *run->byid);
+        }
+        run->byid[run->nbyid++] = r;
+    }
+}
+
+static void selftest_free(odpor_run *run, capture_net *net)
+{
+    for (odpor_split *r = run->splits, *next; r; r = next) {
+        next = r->next;
+        split_free(r);
+    }
+    free(run->byid);
+    free(run->proxies);
+    pthread_mutex_destroy(&run->mu);
+    wire_free(&net->msg);
+}
+
+const char *odpor_wire_selftest(const wmx_program *p, unsigned seed)
+{
+    int T = p->nthreads, m = 6;
+    if (T < 2)
+        return "odpor: the program needs two threads";
+    unsigned x = seed * 2654435761u + 7;
+#define NEXT() (x = x * 1103515245u + 12345u, (x >> 8))
+    odpor_run a, b;
+    capture_net na, nb;
+    selftest_run(&a, &na, 0, T, m);
+    selftest_run(&b, &nb, 1, T, m);
+    /* a unit of rank 0 */
+    int len = 1 + (int)(NEXT() % 24);
+    odpor_unit *u = wmx_calloc(1, sizeof *u + (size_t)len * sizeof *u->steps);
+    u->len = len;
+    for (int i = 0; i < len; i++)
+        u->steps[i] = (wmx_transition){ NEXT() % 3 ? TR_STEP : TR_FLUSH, (int)(NEXT() % (unsigned)T),
+                                        (int)(NEXT() % 4) - 1 };
+    u->asleep = wmx_calloc((size_t)T, 1);
+    for (int q = 0; q < T; q++)
+        u->asleep[q] = NEXT() % 2;
+    u->nwut = u->capwut = (int)(NEXT() % 7);
+    u->wut = wmx_calloc((size_t)u->nwut + 1, sizeof *u->wut);
+    for (int i = 0; i < u->nwut; i++) {
+        odpor_node nd = { .thread = (int)(NEXT() % (unsigned)T), .child = -1, .sibling = -1,
+                          .race_e = (wmx_eid)NEXT() % 50, .race_e2 = (wmx_eid)NEXT() % 50,
+                          .blocking_race = NEXT() % 2 };
+        nd.ev = (odpor_event){ nd.thread, (int)(NEXT() % 9), (int)(NEXT() % 9), (int)(NEXT() % 4) - 1,
+                               NEXT() % 2, NEXT() % 2, NEXT() % 2, NEXT() % 2 };
+        u->wut[i] = (odpor_unit_node){ i ? (int)(NEXT() % (unsigned)(i + 1)) - 1 : -1, nd };
+    }
+    u->above = wmx_calloc((size_t)len, sizeof *u->above);
+    for (int i = 0; i < len; i++) {
+        switch (NEXT() % 4) {
+        case 0: u->above[i] = NULL; break;
+        case 1: u->above[i] = a.byid[NEXT() % (unsigned)m]; break;                  /* rank 0's */
+        case 2: u->above[i] = record_find(&a, 1, (int)(NEXT() % (unsigned)m)); break; /* rank 1's */
+        default: u->above[i] = record_find(&a, 2, (int)(NEXT() % 100)); break;      /* rank 2's */
+        }
+    }
+    wire w1, w2;
+    wire_init(&w1);
+    wire_init(&w2);
+    unit_encode(u, &a, &w1);
+    wire_reader rd;
+    wire_reader_init(&rd, w1.buf, w1.len);
+    odpor_unit *v = unit_decode(&rd, &b);
+    const char *why = NULL;
+    if (!v) {
+        why = "odpor: the unit did not read back";
+    } else {
+        /* (written again the bytes may differ: rank 1 adds what its own
+         * records know of their branches) */
+        unit_encode(v, &b, &w2);
+        wire_reader_init(&rd, w2.buf, w2.len);
+        odpor_unit *again = unit_decode(&rd, &a);
+        if (!again || again->len != u->len || memcmp(again->steps, u->steps, (size_t)len * sizeof *u->steps) != 0)
+            why = "odpor: written again and read back, another unit";
+        unit_free(again);
+        if (why)
+            ;
+        else if (v->len != u->len || memcmp(v->steps, u->steps, (size_t)len * sizeof *u->steps) != 0 ||
+                 memcmp(v->asleep, u->asleep, (size_t)T) != 0 || v->nwut != u->nwut)
+            why = "odpor: another schedule, sleep set or tree read back";
+        for (int i = 0; i < u->nwut && !why; i++)
+            if (v->wut[i].parent != u->wut[i].parent || v->wut[i].node.thread != u->wut[i].node.thread ||
+                memcmp(&v->wut[i].node.ev, &u->wut[i].node.ev, sizeof u->wut[i].node.ev) != 0 ||
+                v->wut[i].node.race_e != u->wut[i].node.race_e || v->wut[i].node.race_e2 != u->wut[i].node.race_e2 ||
+                v->wut[i].node.blocking_race != u->wut[i].node.blocking_race)
+                why = "odpor: another wakeup tree read back";
+        for (int i = 0; i < len && !why; i++) {
+            const odpor_split *s = u->above[i], *t = v->above[i];
+            if (!s ? t != NULL : !t || t->owner != s->owner || t->id != s->id)
+                why = "odpor: other records read back";
+            else if (s && s->owner == 1 && t != b.byid[s->id])
+                why = "odpor: the receiver's own record came back as a proxy";
+        }
+    }
+    /* a wakeup sequence for rank 1's record 3, found on rank 0 */
+    if (!why) {
+        odpor_split *proxy = record_find(&a, 1, 3);
+        odpor_event seq[3];
+        for (int i = 0; i < 3; i++)
+            seq[i] = (odpor_event){ i % T, i, 1, 0, true, false, false, false };
+        team *tb = team_new(1);
+        split_claim_at(&a, NULL, NULL, proxy, seq, 3, 5, 6, false);
+        wire_reader_init(&rd, na.msg.buf, na.msg.len);
+        if (na.to != 1)
+            why = "odpor: the claim went to another rank";
+        else
+            claim_receive(&rd, &b, tb);
+        odpor_unit *c = why ? NULL : team_drain(tb);
+        if (!why && !c)
+            why = "odpor: the claim made no unit at its owner";
+        else if (c && (c->len != 4 || c->steps[3].thread != seq[0].thread || c->nwut != 2 ||
+                       c->above[3] != b.byid[3] || c->wut[0].node.race_e != 5))
+            why = "odpor: the claim made another unit";
+        unit_free(c);
+        team_free(tb);
+    }
+#undef NEXT
+    unit_free(u);
+    unit_free(v);
+    wire_free(&w1);
+    wire_free(&w2);
+    selftest_free(&a, &na);
+    selftest_free(&b, &nb);
+    return why;
 }

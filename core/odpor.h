@@ -70,6 +70,14 @@ int explore_odpor(const wmx_program *prog, const explore_opts *opts,
 int explore_odpor_ex(const wmx_program *prog, const explore_opts *opts, odpor_ext *ext,
                      explore_result *res, wmx_error *err);
 
+/* Tests (tests/unit/test_wire.c): a random unit of work (schedule,
+ * sleepers, wakeup tree, records of this rank, of the receiver and of a
+ * third rank) written by rank 0 and read by rank 1 of three (and back)
+ * is the same unit; a wakeup sequence for a
+ * record rank 1 holds, sent from rank 0, becomes rank 1's unit.  NULL, or
+ * what differed.  p needs two threads or more. */
+const char *odpor_wire_selftest(const wmx_program *p, unsigned seed);
+
 /* The dependency relation used by odpor (exposed for brute-force tests):
  * events of different threads conflict when they touch the same cell, one
  * writes, and (with ifaa) they are not both FAAs with unused results. */

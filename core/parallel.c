@@ -1,11 +1,17 @@
 /* parallel.c - workers' options, results and their sum. */
 #include "parallel.h"
 #include "budget.h"
+#include "team_net.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+bool explore_split(const explore_opts *opts)
+{
+    return explore_jobs(opts) > 1 || explore_net_on(opts);
+}
 
 int explore_jobs(const explore_opts *opts)
 {
@@ -64,6 +70,14 @@ int explore_parallel(const wmx_program *prog, const explore_opts *opts, explore_
                      void (*work)(explore_worker *w), void (*drop)(void *unit, void *ctx),
                      void *ctx, explore_result *res, wmx_error *err)
 {
+    return explore_parallel_net(prog, opts, algo, work, drop, NULL, ctx, res, err);
+}
+
+int explore_parallel_net(const wmx_program *prog, const explore_opts *opts, explore_algo algo,
+                         void (*work)(explore_worker *w), void (*drop)(void *unit, void *ctx),
+                         const explore_codec *codec, void *ctx, explore_result *res, wmx_error *err)
+{
+    team_net *net = codec && explore_net_on(opts) ? opts->net : NULL;
     double t0 = explore_now();
     int n = explore_jobs(opts);
     par_run run = { .user = opts, .work = work };
@@ -82,6 +96,8 @@ int explore_parallel(const wmx_program *prog, const explore_opts *opts, explore_
     for (int i = 0; i < n; i++) {
         explore_worker *w = &ws[i];
         w->id = i;
+        w->starts = i == 0 && (!net || net->rank == 0);
+        w->net = net;
         w->prog = prog;
         w->opts = *opts;
         w->opts.jobs = 1;
@@ -96,7 +112,13 @@ int explore_parallel(const wmx_program *prog, const explore_opts *opts, explore_
         args[i] = (par_arg){ &run, w };
         argv[i] = &args[i];
     }
+    if (net) {
+        team_set_distributed(t);
+        net->begin(net, t, codec, ctx, &run.shared, opts);
+    }
     team_run(t, par_main, argv);
+    if (net)
+        net->end(net);
     for (void *u; (u = team_drain(t)) != NULL;)
         drop(u, ctx);
     explore_result_init(res, prog, opts->model, algo);
@@ -111,9 +133,14 @@ int explore_parallel(const wmx_program *prog, const explore_opts *opts, explore_
         explore_result_merge(res, &w->res);
         explore_result_free(&w->res);
     }
+    explore_finish(res);
+    if (net) {
+        int grc = net->gather(net, res, rc, err);
+        if (grc != 0 && rc == 0)
+            rc = grc;
+    }
     res->time_s = explore_now() - t0;
     res->workers = n;
-    explore_finish(res);
     team_free(t);
     free(ws);
     free(args);

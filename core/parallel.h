@@ -12,9 +12,12 @@
 
 #include "result.h"
 #include "team.h"
+#include "team_net.h"
 
 typedef struct explore_worker {
-    int id;                      /* 0 starts the search; the others wait for work */
+    int id;                      /* 0.. in this process */
+    bool starts;                 /* starts the search (worker 0 of rank 0); the others wait for work */
+    team_net *net;               /* a distributed run's processes, or NULL */
     const wmx_program *prog;
     explore_opts opts;
     explore_result res;          /* initialised before work() runs */
@@ -27,11 +30,19 @@ typedef struct explore_worker {
 /* work(w) explores until team_take() returns NULL; drop() frees a unit left
  * queued when a limit ended the run. */
 
+/* Whether the run is split: over workers (--jobs) or processes (opts->net). */
+bool explore_split(const explore_opts *opts);
 /* The number of workers opts->jobs asks for (1 when it is 0 or 1). */
 int explore_jobs(const explore_opts *opts);
 
 int explore_parallel(const wmx_program *prog, const explore_opts *opts, explore_algo algo,
                      void (*work)(explore_worker *w), void (*drop)(void *unit, void *ctx),
                      void *ctx, explore_result *res, wmx_error *err);
+
+/* The same over the processes of opts->net too, when codec moves units
+ * (a run without a net, or without a codec, stays in this process). */
+int explore_parallel_net(const wmx_program *prog, const explore_opts *opts, explore_algo algo,
+                         void (*work)(explore_worker *w), void (*drop)(void *unit, void *ctx),
+                         const explore_codec *codec, void *ctx, explore_result *res, wmx_error *err);
 
 #endif

@@ -216,6 +216,12 @@ static void add_val_block(explore_result *res, wmx_val *block)
     res->val_blocks[res->nval_blocks++] = block;
 }
 
+void explore_result_adopt_vals(explore_result *res, wmx_val *block)
+{
+    add_val_block(res, block);
+    res->val_used = res->val_cap;   /* a later state starts a block of its own */
+}
+
 /* Room for one state's values: one malloc per many states, not per state. */
 static wmx_val *new_vals(explore_result *res)
 {

@@ -70,6 +70,7 @@ typedef struct explore_opts {
     int jobs;                    /* workers: 1 (the default, also for 0 from
                                     explore_opts_init), N, or -1 for every core */
     explore_shared *shared;      /* set by a parallel run for its workers */
+    struct team_net *net;        /* the processes of a distributed run (team_net.h), or NULL */
     /* called about every 1/10 s with the current counts (may be NULL) */
     void (*progress)(const explore_progress *pr, void *ud);
     /* called for every maximal trace (may be NULL) */
@@ -216,6 +217,9 @@ void explore_result_add_trace(explore_result *res, const wmx_machine *m,
  * worker stopped because another one did) only when nothing else stopped
  * it. */
 void explore_result_merge(explore_result *dst, explore_result *src);
+/* Internal (core/result_wire.c): `block` (malloc'd) holds the values the
+ * states res->states point to; res frees it. */
+void explore_result_adopt_vals(explore_result *res, wmx_val *block);
 /* Sorts the states; call once at the end. */
 void explore_finish(explore_result *res);
 

@@ -2749,7 +2749,7 @@ static void rfsmc_work(explore_worker *w)
     r->direct = true;
     r->team = w->team;
     r->wid = w->id;
-    it->started = w->id != 0;    /* worker 0 runs the root */
+    it->started = !w->starts;    /* worker 0 (of rank 0) runs the root */
     for (;;) {
         while (iter_step(it))
             ;

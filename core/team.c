@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 struct team {
@@ -14,6 +15,9 @@ struct team {
     int idle;               /* of them, waiting in team_take */
     bool aborted;
     bool eager;             /* tests: split whenever the queue is empty */
+    bool distributed;       /* other processes may still send units: all idle is not the end */
+    bool finished;          /* distributed: the run is over everywhere */
+    bool want;              /* distributed: another process asks for work */
     void **q;               /* a stack: the newest unit is the deepest split */
     int qn, qcap;
     atomic_bool hungry;     /* idle > 0 && qn == 0, kept under mu */
@@ -69,7 +73,7 @@ bool team_eager(team *t)
 
 static void update_hunger(team *t)
 {
-    atomic_store_explicit(&t->hungry, (t->idle > 0 || t->eager) && t->qn == 0 && !t->aborted,
+    atomic_store_explicit(&t->hungry, (t->idle > 0 || t->eager || t->want) && t->qn == 0 && !t->aborted,
                           memory_order_relaxed);
 }
 
@@ -96,7 +100,7 @@ void *team_take(team *t)
     pthread_mutex_lock(&t->mu);
     t->idle++;
     update_hunger(t);
-    while (t->qn == 0 && t->idle < t->workers && !t->aborted)
+    while (t->qn == 0 && !t->aborted && !t->finished && (t->distributed || t->idle < t->workers))
         pthread_cond_wait(&t->cv, &t->mu);
     void *unit = NULL;
     if (t->qn > 0 && !t->aborted) {
@@ -126,6 +130,61 @@ void *team_drain(team *t)
     void *unit = t->qn > 0 ? t->q[--t->qn] : NULL;
     pthread_mutex_unlock(&t->mu);
     return unit;
+}
+
+void team_set_distributed(team *t)
+{
+    pthread_mutex_lock(&t->mu);
+    t->distributed = true;
+    pthread_mutex_unlock(&t->mu);
+}
+
+bool team_passive(team *t)
+{
+    pthread_mutex_lock(&t->mu);
+    bool p = t->aborted || t->finished || (t->idle == t->workers && t->qn == 0);
+    pthread_mutex_unlock(&t->mu);
+    return p;
+}
+
+bool team_aborted(team *t)
+{
+    pthread_mutex_lock(&t->mu);
+    bool a = t->aborted;
+    pthread_mutex_unlock(&t->mu);
+    return a;
+}
+
+void team_want(team *t, bool want)
+{
+    pthread_mutex_lock(&t->mu);
+    t->want = want;
+    update_hunger(t);
+    pthread_mutex_unlock(&t->mu);
+}
+
+void *team_steal(team *t)
+{
+    pthread_mutex_lock(&t->mu);
+    void *unit = NULL;
+    if (t->qn > 0 && !t->aborted) {
+        /* the oldest unit: the shallowest split, the biggest piece */
+        unit = t->q[0];
+        memmove(t->q, t->q + 1, (size_t)(t->qn - 1) * sizeof *t->q);
+        t->qn--;
+    }
+    update_hunger(t);
+    pthread_mutex_unlock(&t->mu);
+    return unit;
+}
+
+void team_finish(team *t)
+{
+    pthread_mutex_lock(&t->mu);
+    t->finished = true;
+    update_hunger(t);
+    pthread_cond_broadcast(&t->cv);
+    pthread_mutex_unlock(&t->mu);
 }
 
 bool team_run(team *t, void *(*fn)(void *), void **args)

@@ -40,6 +40,23 @@ void *team_take(team *t);
 void team_abort(team *t);
 void *team_drain(team *t);
 
+/* A distributed run (team_net.h): the team is one process's share.  When
+ * all its workers wait and nothing is queued the run is not over (another
+ * process may still send a unit); it ends with team_finish() or
+ * team_abort().  The process's messenger thread uses the rest. */
+void team_set_distributed(team *t);
+/* Every worker waits and nothing is queued (or the run was aborted or
+ * finished): this process has no work. */
+bool team_passive(team *t);
+bool team_aborted(team *t);
+/* Another process asks for work: busy workers split as for a waiting one. */
+void team_want(team *t, bool want);
+/* The oldest queued unit (the biggest piece), for another process; NULL
+ * when none. */
+void *team_steal(team *t);
+/* The run is over everywhere: every waiting worker returns NULL. */
+void team_finish(team *t);
+
 /* Runs fn(arg[i]) on team_workers(t) threads (worker 0 on the caller's) and
  * waits for them all; false when a thread could not be started (the
  * callers then run the missing workers' share themselves, see team.c). */

@@ -51,6 +51,9 @@ typedef struct cmd_ctx {
      * for its executions list); `after` sees the result once it is printed. */
     void (*explore_before)(struct explore_opts *opts, struct cmd_ctx *ctx);
     void (*explore_after)(const struct explore_result *res, struct cmd_ctx *ctx);
+    /* the ranks of an MPI job (core/team_net.h) when wmx was started by an
+     * MPI launcher with more than one rank; NULL otherwise */
+    struct team_net *net;
     /* REPL hook after `robust` on a PGAS program (src/cmd_pgas.c). */
     void (*pgas_after_robust)(const wmx_program *p, const struct pgas_robust_result *res,
                               struct cmd_ctx *ctx);

@@ -7,6 +7,7 @@
 #include "odpor.h"
 #include "plp.h"
 #include "cmd_pgas.h"
+#include "team_net.h"
 
 #include <math.h>
 #include <errno.h>
@@ -360,6 +361,20 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
         /* said, not refused: the run is right, only not parallel */
         fprintf(ctx->err, "wmx: note: --algo %s explores on one worker (--jobs splits naive, rfsmc and odpor)\n",
                 algo_name(opts.algo));
+    if (ctx->net) {
+        if (team_net_algo(opts.algo) && !dump_wut) {
+            opts.net = ctx->net;
+        } else {
+            /* the other ranks have nothing to do: they end now */
+            if (ctx->net->rank != 0) {
+                plp_result_free(&rewritten);
+                ir_program_free(owned);
+                return EXIT_OK;
+            }
+            fprintf(ctx->err, "wmx: note: %s runs on rank 0 alone (MPI ranks split naive and odpor)\n",
+                    dump_wut ? "--dump-wut" : algo_name(opts.algo));
+        }
+    }
     if (dump_wut && opts.algo == ALGO_ODPOR && opts.jobs != 0 && opts.jobs != 1)
         fprintf(ctx->err, "wmx: note: --dump-wut follows one search: odpor explores on one worker\n");
     if (dump_wut && opts.algo != ALGO_ODPOR) {

@@ -11,6 +11,10 @@
 
 #include "repl.h"
 #include "tempfiles.h"
+#include "team_net.h"
+#ifdef WMX_HAVE_MPI
+#include "team_mpi.h"
+#endif
 
 static volatile sig_atomic_t interrupted;
 
@@ -60,14 +64,42 @@ static int finish(int rc)
     return rc;
 }
 
-static int run(int argc, char **argv);
+static int run(int argc, char **argv, struct team_net *net);
+
+#ifdef WMX_HAVE_MPI
+/* Started by mpirun or srun (doc/distributed.md): `wmx explore` spreads
+ * over the ranks; every rank parses the same arguments and loads the same
+ * file (the program is not sent: it is small, and loading it everywhere at
+ * once costs one load's time), rank 0 alone writes the report, and every
+ * rank exits with rank 0's code.  SIGTERM (what mpirun sends every rank on
+ * Ctrl-C) stops the run as Ctrl-C does, so that rank 0 still reports. */
+static int mpi_main(int argc, char **argv)
+{
+    char why[256];
+    team_net *net = team_mpi_init(&argc, &argv, why, sizeof why);
+    if (!net) {
+        fprintf(stderr, "wmx: cannot start MPI: %s\n", why);
+        return EXIT_USAGE;
+    }
+    if (net->rank != 0 && !freopen("/dev/null", "w", stdout)) {
+        fprintf(stderr, "wmx: rank %d: cannot open /dev/null\n", net->rank);
+        return team_mpi_finish(net, EXIT_USAGE);
+    }
+    int rc = finish(run(argc, argv, net->size > 1 ? net : NULL));
+    return team_mpi_finish(net, rc);
+}
+#endif
 
 int main(int argc, char **argv)
 {
-    return finish(run(argc, argv));
+#ifdef WMX_HAVE_MPI
+    if (team_mpi_launched())
+        return mpi_main(argc, argv);
+#endif
+    return finish(run(argc, argv, NULL));
 }
 
-static int run(int argc, char **argv)
+static int run(int argc, char **argv, struct team_net *net)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -75,7 +107,8 @@ static int run(int argc, char **argv)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
 
-    cmd_ctx ctx = { .out = stdout, .err = stderr, .cancel = &interrupted, .current_model = MODEL_TSO };
+    cmd_ctx ctx = { .out = stdout, .err = stderr, .cancel = &interrupted, .current_model = MODEL_TSO,
+                    .net = net };
     /* -D, -I, --unroll and --no-spin-assume belong to C programs, whichever command loads one */
     static cfront_opts c_opts;
     char why[256];
@@ -93,8 +126,23 @@ static int run(int argc, char **argv)
         char *v[] = { "version", NULL };
         return cmd_run(1, v, &ctx);
     }
+    /* every rank reads the same input and sees the same mistakes in it:
+     * rank 0 alone says them (a rank's own trouble, MPI's or a corrupt
+     * message, goes to its stderr from core/team_mpi.c) */
+    static FILE *quiet;
+    if (net && net->rank != 0 && (quiet = fopen("/dev/null", "w")) != NULL)
+        ctx.err = quiet;
+    if (net && !(argc >= 2 && strcmp(argv[1], "explore") == 0)) {
+        /* only explore spreads over ranks: the rest runs on rank 0 */
+        if (net->rank != 0)
+            return EXIT_OK;
+        fprintf(stderr, "wmx: note: only `wmx explore` runs over MPI ranks: this runs on rank 0 alone\n");
+        ctx.net = NULL;
+    }
     if (argc >= 2 && cmd_find(argv[1])) {
         wmx_temp_on_signals();
+        if (ctx.net)                /* SIGTERM from the launcher: a partial report, as Ctrl-C */
+            sigaction(SIGTERM, &sa, NULL);
         return cmd_run(argc - 1, argv + 1, &ctx);
     }
     if (argc >= 2 && strcmp(argv[1], "--script") == 0)
