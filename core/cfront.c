@@ -179,6 +179,7 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
     X(LLVMGetDataLayoutStr) \
     X(LLVMGetDebugLocColumn) \
     X(LLVMGetDebugLocLine) \
+    X(LLVMGetDebugLocDirectory) \
     X(LLVMGetDebugLocFilename) \
     X(LLVMGetElementAsConstant) \
     X(LLVMGetElementType) \
@@ -1795,16 +1796,32 @@ static void read_lines_into(const char *path, char ***lines, int *nlines);
  * file (a #included .c or header: its lines are that file's), else NULL. */
 static struct srcfile *included_file(cfront *c, LLVMValueRef at)
 {
-    unsigned len = 0;
+    unsigned len = 0, dlen = 0;
     const char *name = at && p_LLVMIsAInstruction(at) ? p_LLVMGetDebugLocFilename(at, &len) : NULL;
     if (!name || !len || strcmp(name, c->path) == 0)
         return NULL;
+    /* clang splits a path into a directory and a name relative to it
+     * (/tmp/lp/x.c from /tmp/cc: "/tmp" and "lp/x.c"): join them */
+    const char *dir = name[0] != '/' ? p_LLVMGetDebugLocDirectory(at, &dlen) : NULL;
+    char *joined = NULL, cwd[4096];
+    if (dir && dlen > 0 && !(getcwd(cwd, sizeof cwd) && strlen(cwd) == dlen && strncmp(cwd, dir, dlen) == 0)) {
+        joined = wmx_asprintf("%.*s/%.*s", (int)dlen, dir, (int)len, name);
+        name = joined;
+        len = (unsigned)strlen(joined);
+        if (strcmp(name, c->path) == 0) {
+            free(joined);
+            return NULL;
+        }
+    }
     for (int i = 0; i < c->nincs; i++)
-        if (strcmp(c->incs[i].name, name) == 0)
+        if (strcmp(c->incs[i].name, name) == 0) {
+            free(joined);
             return c->incs[i].same ? NULL : &c->incs[i];
+        }
     c->incs = wmx_realloc(c->incs, (size_t)(c->nincs + 1) * sizeof *c->incs);
     struct srcfile *f = &c->incs[c->nincs++];
     f->name = len > 2 && strncmp(name, "./", 2) == 0 ? wmx_strndup(name + 2, len - 2) : wmx_strndup(name, len);
+    free(joined);
     f->lines = NULL;
     f->nlines = 0;
     struct stat a, b;

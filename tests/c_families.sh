@@ -126,6 +126,12 @@ C
 "$WMX" explore "$tmp/spin.c" --unroll 3 --model sc --algo odpor --json > "$tmp/c"
 [ "$(counts "$tmp/c")" = "1 0" ] || bad "spin loop: $(counts "$tmp/c"), want 1 0"
 "$WMX" transform "$tmp/spin.c" | grep -q 'await .*while (atomic_load_explicit(&f' || bad "spin loop: transform shows no await"
+# a file given by an absolute path from a sibling directory keeps its
+# statement text (clang splits such a path into "/parent" and "dir/x.c")
+mkdir -p "$tmp/sib/src" "$tmp/sib/cwd"
+cp "$tmp/spin.c" "$tmp/sib/src/spin.c"
+(cd "$tmp/sib/cwd" && "$WMX" transform "$tmp/sib/src/spin.c") | grep -q 'await .*while (atomic_load_explicit(&f' \
+    || bad "spin loop from a sibling directory: transform shows no statement text"
 # a loop that counts is no spin loop: each extra iteration is another
 # execution, and the one that needs a fourth is cut
 sed 's/void \*R(void \*arg) { while (atomic_load_explicit(&f, memory_order_relaxed) == 0) ; return 0; }/int n;\nvoid *R(void *arg) { int k = 0; while (atomic_load_explicit(\&f, memory_order_relaxed) == 0) k++; n = k; return 0; }/' \
