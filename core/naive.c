@@ -243,7 +243,7 @@ int explore_naive_parallel(const wmx_program *prog, const explore_opts *opts,
 const char *naive_wire_selftest(const wmx_program *p, unsigned seed)
 {
     unsigned x = seed * 2654435761u + 1;
-#define NEXT() (x = x * 1103515245u + 12345u, (x >> 8))
+#define NEXT() wire_selftest_next(&x)
     int len = (int)(NEXT() % 40);
     naive_unit *u = wmx_malloc(sizeof *u + (size_t)(len + 1) * sizeof *u->steps);
     u->len = len;

@@ -1903,7 +1903,7 @@ const char *odpor_wire_selftest(const wmx_program *p, unsigned seed)
     if (T < 2)
         return "odpor: the program needs two threads";
     unsigned x = seed * 2654435761u + 7;
-#define NEXT() (x = x * 1103515245u + 12345u, (x >> 8))
+#define NEXT() wire_selftest_next(&x)
     odpor_run a, b;
     capture_net na, nb;
     selftest_run(&a, &na, 0, T, m);

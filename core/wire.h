@@ -45,4 +45,12 @@ char *wire_get_str(wire_reader *r);
 /* Whether every byte was read and none was missing. */
 bool wire_done(const wire_reader *r);
 
+/* The selftests' pseudo-random numbers (a function, not a macro, so that
+   several in one initialiser are sequenced). */
+static inline unsigned wire_selftest_next(unsigned *x)
+{
+    *x = *x * 1103515245u + 12345u;
+    return *x >> 8;
+}
+
 #endif
