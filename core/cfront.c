@@ -444,7 +444,10 @@ typedef struct finst {
 /* A loop decided by constants after a fork is copied per time round up to
  * this many times, then kept as a loop (and bounded by --unroll). */
 #define FOLD_ROUNDS_MAX 1024
-enum { EXIT_FOLDED = 1, EXIT_RUNTIME = 2 };
+/* How a loop's time round went (frame.counters' third slot): its exit tests
+ * decided by constants or at run time, and whether it read a global that
+ * nothing writes (a frozen fold: such a loop ends by itself or never). */
+enum { EXIT_FOLDED = 1, EXIT_RUNTIME = 2, ROUND_FROZEN_READ = 4 };
 
 typedef struct frame {
     int inst;             /* finst index */
@@ -516,6 +519,7 @@ typedef struct cfront {
     int nincs;            /* files the program #includes, read when shown */
     int nlines;
     long budget;          /* translation steps left */
+    const wmx_stop *stop; /* --timeout, Ctrl-C: polled every 1024 steps */
     /* the thread being translated */
     int cur;              /* cthread index */
     int t;
@@ -1778,7 +1782,7 @@ static int reg_for(cfront *c, LLVMValueRef v)
     if (x->regs[i] < 0) {
         char name[48];
         snprintf(name, sizeof name, "$%d", c->p->threads[c->t].nregs);
-        x->regs[i] = ir_thread_reg(c->p, c->t, name);
+        x->regs[i] = ir_add_reg(c->p, c->t, name);
     }
     return x->regs[i];
 }
@@ -1787,7 +1791,7 @@ static int temp_reg(cfront *c)
 {
     char name[48];
     snprintf(name, sizeof name, "$%d", c->p->threads[c->t].nregs);
-    return ir_thread_reg(c->p, c->t, name);
+    return ir_add_reg(c->p, c->t, name);   /* "$N" for the N-th is new */
 }
 
 static void read_lines_into(const char *path, char ***lines, int *nlines);
@@ -3818,11 +3822,20 @@ static void enter_edge(cfront *c, int from, int to)
          * catches those that do not); the bound is for loops on shared data,
          * folded loads of it too (a loop on a global nothing writes would
          * otherwise spin here for ever where the peers cut it off) */
-        int on_shared = c->forked || F->counters[nh + h] != c->shared_folds;
+        /* Before a fork every test is decided while translating, so a loop
+         * that read shared memory (folded: a global nothing writes, or
+         * nothing writes after main's prelude) ends by itself (`i < N` for a
+         * `const int N`; `sum += a[i]` over a pointer main set) or never: it
+         * is copied up to FOLD_ROUNDS_MAX times round (or --unroll, if
+         * larger), not cut at --unroll.  After a fork (loops copied per time
+         * round: see loop_needs_copies) the bound is --unroll. */
+        int on_folds = F->counters[nh + h] != c->shared_folds ||
+                       (F->counters[2 * nh + h] & ROUND_FROZEN_READ) != 0;
         F->counters[nh + h] = c->shared_folds;
-        int bound = on_shared ? c->unroll : 1000000;
+        int bound = c->forked ? c->unroll
+                  : on_folds ? (c->unroll > FOLD_ROUNDS_MAX ? c->unroll : FOLD_ROUNDS_MAX) : 1000000;
         if (++F->counters[h] > bound) {
-            if (on_shared)
+            if (c->forked || on_folds)
                 emit_block_forever(c, "(loop bound reached: --unroll)", true);
             else
                 fail(c, NULL, "unsupported: a loop that runs over 1000000 times while translating");
@@ -4119,6 +4132,19 @@ static void do_cast(cfront *c, LLVMValueRef in, LLVMOpcode op)
 /* The value at address p: translation-time memory (before any fork, and
  * pthread_t variables: after a fork paths differ, so the memory must be
  * real) or a load into register dst (-1: the register of `in`). */
+/* A load folded from a global nothing writes (`const int N = 16;`): every
+ * loop around the current point, in every frame, read it this time round. */
+static void note_frozen_read(cfront *c)
+{
+    for (int d = 0; d < c->depth; d++) {
+        frame *F = &c->stack[d];
+        finfo *fi = c->insts[F->inst].fi;
+        for (int h = 0; h < fi->nheaders; h++)
+            if (fi->inloop[(size_t)h * (size_t)fi->nblocks + (size_t)F->bb])
+                F->counters[2 * fi->nheaders + h] |= ROUND_FROZEN_READ;
+    }
+}
+
 static cval load_cell(cfront *c, cval p, LLVMValueRef in, int dst)
 {
     if (p.kind == CV_PTR && p.offx < 0 && (cells_current(c, p.obj) || fold_unwritten(c, p.obj))) {
@@ -4126,8 +4152,12 @@ static cval load_cell(cfront *c, cval p, LLVMValueRef in, int dst)
             fail(c, in, "out of bounds: cell %d of '%s'", p.off, c->objs[p.obj].name);
             return cv_const(0);
         }
-        if (!cells_current(c, p.obj))
-            c->shared_folds++;
+        if (!cells_current(c, p.obj)) {
+            if (c->objs[p.obj].frozen)
+                note_frozen_read(c);
+            else
+                c->shared_folds++;
+        }
         return c->objs[p.obj].cells[p.off];
     }
     ir_addr a = addr_of(c, p);
@@ -4461,6 +4491,11 @@ static void step(cfront *c)
     c->here = in;
     if (--c->budget < 0) {
         fail(c, in, "unsupported: the program is too big to translate (over 2000000 steps)");
+        return;
+    }
+    if ((c->budget & 1023) == 0 && c->stop && c->stop->fn(c->stop->ud)) {
+        fail(c, in, "translation stopped (Ctrl-C or a limit)");
+        c->err->limit = true;
         return;
     }
     LLVMOpcode op = p_LLVMGetInstructionOpcode(in);
@@ -5221,6 +5256,7 @@ static wmx_program *translate_file(const char *path, const cfront_opts *o, const
     c->nondet_lo = o && o->nondet_given ? o->nondet_lo : CFRONT_NONDET_LO;
     c->nondet_hi = o && o->nondet_given ? o->nondet_hi : CFRONT_NONDET_HI;
     c->budget = 2000000;
+    c->stop = o ? o->stop : NULL;
     c->ctx = p_LLVMContextCreate();
     LLVMMemoryBufferRef buf = NULL;
     char *msg = NULL;

@@ -91,6 +91,11 @@ int ir_thread_reg(wmx_program *p, int t, const char *name)
     int r = ir_find_reg(p, t, name);
     if (r >= 0)
         return r;
+    return ir_add_reg(p, t, name);
+}
+
+int ir_add_reg(wmx_program *p, int t, const char *name)
+{
     ir_thread *th = &p->threads[t];
     th->reg_names = wmx_realloc(th->reg_names, (size_t)(th->nregs + 1) * sizeof *th->reg_names);
     th->reg_init = wmx_realloc(th->reg_init, (size_t)(th->nregs + 1) * sizeof *th->reg_init);

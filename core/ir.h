@@ -243,6 +243,9 @@ int ir_add_thread(wmx_program *p, const char *name);
 /* Returns the register index of `name` in thread t, adding it (initial 0)
  * when absent. */
 int ir_thread_reg(wmx_program *p, int t, const char *name);
+/* Adds a register the thread does not have yet (no search: the caller made
+ * its name new). */
+int ir_add_reg(wmx_program *p, int t, const char *name);
 /* Returns the register index, or -1 when the thread has no such register. */
 int ir_find_reg(const wmx_program *p, int t, const char *name);
 /* Adds a variable of `length` cells all initialised to 0; returns its index.

@@ -201,5 +201,32 @@ int main(void) {
 EOF
 done
 
+# a bound in a const global and a heap array that main's pointer (written
+# before the threads) names: the sum loop after the joins runs N = 12 times,
+# past the default --unroll 8, as the peers run it
+for v in true false; do
+    want='N'; [ $v = false ] && want='N + 1'
+    task "const-bound-$v" $v <<EOF
+#include <stdlib.h>
+const int N = 12;
+int *a;
+void *thr(void *arg) { a[(long)arg] = 1; return 0; }
+int main(void) {
+  pthread_t t[12];
+  a = malloc(sizeof(int) * N);
+  for (int i = 0; i < N; i++) a[i] = 0;
+  for (long i = 0; i < N; i++) pthread_create(&t[i], 0, thr, (void *)i);
+  for (int i = 0; i < N; i++) pthread_join(t[i], 0);
+  int sum = 0;
+  for (int i = 0; i < N; i++) sum += a[i];
+  check(sum == $want);
+  return 0;
+}
+EOF
+done
+# the loops on N are not cut by a smaller bound either (no second try)
+"$WMX" explore "$tmp/const-bound-true.c" --model sc --unroll 4 > "$tmp/out" 2>&1 ||
+    bad "const-bound-true at --unroll 4: exit $?, $(head -c 300 "$tmp/out")"
+
 [ $fail = 0 ] && echo "c_svcomp: $n SV-COMP-style tasks give their verdicts"
 exit $fail

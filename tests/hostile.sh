@@ -275,6 +275,22 @@ else
   expect "C: WMX_CLANG_TIMEOUT=0" 2 =2 \
     "fifo.c:1:1: WMX_CLANG_TIMEOUT='0' is not a number of seconds" -- explore "$tmp/fifo.c"
   unset WMX_CLANG_TIMEOUT
+  # the translation after clang: a loop main runs 300 000 times while it is
+  # translated (each time round made registers: the front end searched them
+  # all for each new one, 47 s, and did not poll --timeout)
+  cat > "$tmp/rounds.c" <<'EOF'
+int x;
+int main(void) {
+  int a[64];
+  for (int i = 0; i < 64; i++) a[i] = 0;
+  for (int k = 0; k < 300000; k++) a[k % 64] += k;
+  x = a[3];
+  return 0;
+}
+EOF
+  expect "C: a loop of 300 000 rounds while translating" 2 10 "rounds.c:5:40: unsupported: the program is too big" -- \
+    explore "$tmp/rounds.c"
+  expect "C: the same, --timeout 0.3" "2|3" 0.3 "" -- explore "$tmp/rounds.c" --timeout 0.3
   # clang's own positions: a header's error, a missing header (a fatal error)
   printf 'int f(void) { return 1 }\n' > "$tmp/bad.h"
   printf '#include "%s"\nint main(void) { return 0; }\n' "$tmp/bad.h" > "$tmp/inc.c"
