@@ -2747,6 +2747,70 @@ static int prefix_cells(cfront *c, int o, long len)
     return len == 0 ? 0 : byte_to_cell(c, t, len);
 }
 
+/* strcpy(d, s) and strncpy(d, s, n) from a string constant: its characters
+ * (and strncpy's padding 0s) stored one by one, one cell each, as the
+ * library's loop stores them (not atomic). */
+static void do_strcpy(cfront *c, LLVMValueRef in, int bounded)
+{
+    const char *what = bounded ? "strncpy" : "strcpy";
+    cval dst = val(c, p_LLVMGetOperand(in, 0));
+    LLVMValueRef sg = p_LLVMGetOperand(in, 1);
+    while (p_LLVMIsAConstantExpr(sg)) {
+        /* a GEP to the start of the string: every index 0 */
+        for (int k = 1; k < p_LLVMGetNumOperands(sg); k++) {
+            LLVMValueRef ix = p_LLVMGetOperand(sg, (unsigned)k);
+            if (!p_LLVMIsAConstantInt(ix) || p_LLVMConstIntGetSExtValue(ix) != 0) {
+                fail(c, in, "unsupported: %s from inside a string", what);
+                return;
+            }
+        }
+        sg = p_LLVMGetOperand(sg, 0);
+    }
+    if (!p_LLVMIsAGlobalVariable(sg) || !p_LLVMIsGlobalConstant(sg) || p_LLVMIsDeclaration(sg)) {
+        fail(c, in, "unsupported: %s from a string not known while translating (only string constants)", what);
+        return;
+    }
+    LLVMTypeRef st = p_LLVMGlobalGetValueType(sg);
+    int n = type_cells(c, st);
+    if (n <= 0) {
+        fail(c, in, "unsupported: %s from this constant", what);
+        return;
+    }
+    cval *chars = wmx_calloc((size_t)n + 1, sizeof *chars);
+    int nk = 0;
+    const_fill(c, p_LLVMGetInitializer(sg), st, chars, &nk);
+    int len = 0;
+    while (len < nk && chars[len].kind == CV_CONST && chars[len].c != 0)
+        len++;
+    long count = len + 1;
+    if (bounded) {
+        cval lim = val(c, p_LLVMGetOperand(in, 2));
+        if (lim.kind != CV_CONST || lim.c < 0 || lim.c > 1 << 20) {
+            free(chars);
+            fail(c, in, "unsupported: strncpy of a length not known while translating");
+            return;
+        }
+        count = (long)lim.c;
+    }
+    for (long i = 0; i < count && !c->failed; i++) {
+        cval ch = cv_const(i < len ? chars[i].c : 0);
+        cval at = dst;
+        if (dst.kind == CV_PTR && dst.offx < 0) {
+            at.off = dst.off + (int)i;
+        } else if (dst.kind == CV_PTR) {
+            at.offx = e_bin(c, OP_ADD, dst.offx, e_const(c, (wmx_val)i));
+        } else if (dst.kind == CV_CONST) {
+            at = cv_const(dst.c + (wmx_val)i * 8);
+        } else {
+            at = cv_reg(temp_reg(c));
+            emit_let(c, at.reg, e_bin(c, OP_ADD, e_of(c, dst), e_const(c, (wmx_val)i * 8)));
+        }
+        store_cell(c, at, ch, in);
+    }
+    free(chars);
+    set_val(c, in, dst);
+}
+
 /* memset(p, 0, n) and memcpy/memmove(d, s, n) of whole cells from the start
  * of an object (struct copies and `= {0}` initialisers): cell by cell, at
  * translation time where the memory is, as loads and stores where not.
@@ -3445,6 +3509,10 @@ static void do_call(cfront *c, LLVMValueRef in)
     }
     if (strcmp(n, "malloc") == 0 || strcmp(n, "calloc") == 0) {
         do_malloc(c, in, n[0] == 'c');
+        return;
+    }
+    if (strcmp(n, "strcpy") == 0 || strcmp(n, "strncpy") == 0) {
+        do_strcpy(c, in, n[3] == 'n');
         return;
     }
     if (strncmp(n, "llvm.memset.", 12) == 0 || strncmp(n, "llvm.memcpy.", 12) == 0 ||

@@ -228,5 +228,25 @@ done
 "$WMX" explore "$tmp/const-bound-true.c" --model sc --unroll 4 > "$tmp/out" 2>&1 ||
     bad "const-bound-true at --unroll 4: exit $?, $(head -c 300 "$tmp/out")"
 
+# strcpy from a string constant into memory another thread allocated
+# (pthread's bigshot)
+for v in true false; do
+    ok="v[0] == 'B' && v[6] == 't' && v[7] == 0"; [ $v = true ] && ok="$ok || v[0] == 0"
+    task "strcpy-$v" $v <<EOF
+#include <stdlib.h>
+#include <string.h>
+char *v;
+void *thread1(void *a) { v = calloc(8, sizeof(char)); return 0; }
+void *thread2(void *a) { if (v) strcpy(v, "Bigshot"); return 0; }
+int main(void) {
+  pthread_t t1, t2;
+  pthread_create(&t1, 0, thread1, 0); pthread_create(&t2, 0, thread2, 0);
+  pthread_join(t1, 0); pthread_join(t2, 0);
+  check(!v || $ok);
+  return 0;
+}
+EOF
+done
+
 [ $fail = 0 ] && echo "c_svcomp: $n SV-COMP-style tasks give their verdicts"
 exit $fail
