@@ -444,6 +444,8 @@ typedef struct finst {
 /* A loop decided by constants after a fork is copied per time round up to
  * this many times, then kept as a loop (and bounded by --unroll). */
 #define FOLD_ROUNDS_MAX 1024
+/* values at the constants a nondet value is compared with, per call */
+#define NONDET_EXTRA_MAX 12
 /* How a loop's time round went (frame.counters' third slot): its exit tests
  * decided by constants or at run time, and whether it read a global that
  * nothing writes (a frozen fold: such a loop ends by itself or never). */
@@ -554,9 +556,10 @@ typedef struct cfront {
      * the domain to, so every explorer tries each value as a reads-from
      * choice (a loop that reads one is copied per time round, not kept: each
      * load runs at most once) */
-    struct { int var; wmx_val lo, hi; } *nondets;
+    struct { int var; wmx_val lo, hi; int nextra; wmx_val extra[NONDET_EXTRA_MAX]; } *nondets;
     int nnondets;
     long long nondet_lo, nondet_hi;
+    int nondet_given;     /* --nondet: exactly that range, no values added */
     int next_key;         /* pthread_key_create's next key */
     int atomic_var;       /* the lock of SV-COMP's atomic sections, -1 none yet */
     int hit_guard;        /* see memo_here: a loop count register, -1 none */
@@ -2283,6 +2286,7 @@ static ir_addr addr_of(cfront *c, cval v)
 
 /* ---- threads ------------------------------------------------------------- */
 
+
 static int new_flag_var(cfront *c, const char *what, int t)
 {
     char name[96];
@@ -3173,6 +3177,52 @@ static int is_output_only(const char *n)
 /* __VERIFIER_nondet_TYPE(): a load of a cell of its own, which the hidden
  * thread `nondet` writes each other value of the domain to (see cfront's
  * nondets); the domain is --nondet clipped to the type. */
+/* The constants a __VERIFIER_nondet value is compared with: directly,
+ * through casts, or through the variable it is stored into and loaded from
+ * again (at -O0 every variable lives in memory). */
+static void nondet_compared(LLVMValueRef v, int depth, wmx_val *out, int *n, int cap)
+{
+    for (LLVMUseRef u = p_LLVMGetFirstUse(v); u && *n < cap; u = p_LLVMGetNextUse(u)) {
+        LLVMValueRef user = p_LLVMGetUser(u);
+        if (!p_LLVMIsAInstruction(user))
+            continue;
+        LLVMOpcode op = p_LLVMGetInstructionOpcode(user);
+        if (op == LLVMICmp) {
+            /* the value on the comparison's true side next to the constant:
+             * n >= c gives c, n > c gives c + 1, n < c gives c - 1 */
+            LLVMIntPredicate pr = p_LLVMGetICmpPredicate(user);
+            for (unsigned k = 0; k < 2 && *n < cap; k++) {
+                LLVMValueRef o = p_LLVMGetOperand(user, k);
+                if (o == v || !p_LLVMIsAConstantInt(o))
+                    continue;
+                wmx_val cst = (wmx_val)p_LLVMConstIntGetSExtValue(o);
+                int d = 0;
+                switch (pr) {
+                case LLVMIntSGT: case LLVMIntUGT: d = 1; break;
+                case LLVMIntSLT: case LLVMIntULT: d = -1; break;
+                default: break;
+                }
+                if (k == 0)         /* c < n: the constant on the left */
+                    d = -d;
+                if ((d < 0 && cst == INT64_MIN) || (d > 0 && cst == INT64_MAX))
+                    continue;
+                out[(*n)++] = cst + d;
+            }
+        } else if ((op == LLVMSExt || op == LLVMZExt || op == LLVMTrunc) && depth < 4) {
+            nondet_compared(user, depth + 1, out, n, cap);
+        } else if (op == LLVMStore && p_LLVMGetOperand(user, 0) == v && depth < 4) {
+            LLVMValueRef ptr = p_LLVMGetOperand(user, 1);
+            int var = p_LLVMIsAGlobalVariable(ptr) != NULL ||
+                      (p_LLVMIsAInstruction(ptr) && p_LLVMGetInstructionOpcode(ptr) == LLVMAlloca);
+            for (LLVMUseRef pu = var ? p_LLVMGetFirstUse(ptr) : NULL; pu && *n < cap; pu = p_LLVMGetNextUse(pu)) {
+                LLVMValueRef ld = p_LLVMGetUser(pu);
+                if (p_LLVMIsAInstruction(ld) && p_LLVMGetInstructionOpcode(ld) == LLVMLoad)
+                    nondet_compared(ld, depth + 1, out, n, cap);
+            }
+        }
+    }
+}
+
 static void do_nondet(cfront *c, LLVMValueRef in, const char *type)
 {
     LLVMTypeRef rt = p_LLVMTypeOf(in);
@@ -3200,6 +3250,31 @@ static void do_nondet(cfront *c, LLVMValueRef in, const char *type)
     }
     if (lo > hi)
         lo = hi = uns ? 0 : c->nondet_lo;
+    /* Without --nondet, for each constant the value is compared with, the
+     * value next to it on the comparison's true side is tried too, so that
+     * `assume_abort_if_not(n >= 20 && n < 40)` is entered (20 and 39) and
+     * `if (n == 7) reach_error();` is reached. */
+    wmx_val extra[NONDET_EXTRA_MAX];
+    int nextra = 0;
+    if (!c->nondet_given && tk == LLVMIntegerTypeKind && w > 1) {
+        wmx_val consts[64];
+        int nc = 0;
+        nondet_compared(in, 0, consts, &nc, 64);
+        wmx_val tmin = w >= 64 ? (uns ? 0 : INT64_MIN) : uns ? 0 : -((wmx_val)1 << (w - 1));
+        wmx_val tmax = w >= 64 ? INT64_MAX : uns ? (wmx_val)((1ull << w) - 1) : ((wmx_val)1 << (w - 1)) - 1;
+        for (int i = 0; i < nc; i++) {
+            wmx_val x = consts[i];
+            if (uns && w < 64 && x < 0)
+                x = (wmx_val)((uint64_t)x & ((1ull << w) - 1));   /* -1 compared as unsigned */
+            if (x < tmin || x > tmax || (x >= lo && x <= hi))
+                continue;
+            int seen = 0;
+            for (int k = 0; k < nextra; k++)
+                seen |= extra[k] == x;
+            if (!seen && nextra < NONDET_EXTRA_MAX)
+                extra[nextra++] = x;
+        }
+    }
     char name[48];
     snprintf(name, sizeof name, "$nondet.%d", c->nnondets);
     int var = ir_add_var(c->p, name, 1);
@@ -3212,6 +3287,8 @@ static void do_nondet(cfront *c, LLVMValueRef in, const char *type)
     c->nondets[c->nnondets].var = var;
     c->nondets[c->nnondets].lo = lo;
     c->nondets[c->nnondets].hi = hi;
+    c->nondets[c->nnondets].nextra = nextra;
+    memcpy(c->nondets[c->nnondets].extra, extra, (size_t)nextra * sizeof *extra);
     c->nnondets++;
     c->p->has_nondet = true;
     ir_instr ld = ir_instr_init(I_LOAD, (wmx_srcloc){ 0, 0, 0 });
@@ -3234,11 +3311,26 @@ static void add_nondet_thread(cfront *c)
     c->t = ir_add_thread(c->p, "nondet");
     c->here = NULL;
     for (int k = 0; k < c->nnondets; k++)
-        for (wmx_val v = c->nondets[k].lo + 1; v <= c->nondets[k].hi; v++) {
+        for (wmx_val v = c->nondets[k].lo + 1; v <= c->nondets[k].hi + c->nondets[k].nextra; v++) {
+            wmx_val x = v <= c->nondets[k].hi ? v : c->nondets[k].extra[v - c->nondets[k].hi - 1];
             ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0, 0 });
             st.addr.var = c->nondets[k].var;
-            st.e1 = e_const(c, v);
+            st.e1 = e_const(c, x);
             emit(c, &st, "(a __VERIFIER_nondet value)");
+            /* the program's report: every such value, once, ascending */
+            if (v > c->nondets[k].hi) {
+                wmx_program *p = c->p;
+                int at = 0;
+                while (at < p->nondet_nextra && p->nondet_extra[at] < x)
+                    at++;
+                if (at < p->nondet_nextra && p->nondet_extra[at] == x)
+                    continue;
+                p->nondet_extra = wmx_realloc(p->nondet_extra, (size_t)(p->nondet_nextra + 1) * sizeof *p->nondet_extra);
+                memmove(p->nondet_extra + at + 1, p->nondet_extra + at,
+                        (size_t)(p->nondet_nextra - at) * sizeof *p->nondet_extra);
+                p->nondet_extra[at] = x;
+                p->nondet_nextra++;
+            }
         }
     ir_instr h = ir_instr_init(I_HALT, (wmx_srcloc){ 0, 0, 0 });
     emit(c, &h, "");
@@ -5321,6 +5413,7 @@ static wmx_program *translate_file(const char *path, const cfront_opts *o, const
     c->no_spin_assume = o && o->no_spin_assume;
     c->atomic_var = -1;
     c->hit_guard = -1;
+    c->nondet_given = o && o->nondet_given;
     c->nondet_lo = o && o->nondet_given ? o->nondet_lo : CFRONT_NONDET_LO;
     c->nondet_hi = o && o->nondet_given ? o->nondet_hi : CFRONT_NONDET_HI;
     c->budget = 2000000;

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define CACHE_MAGIC "wmx-cfront-cache 13\n"
+#define CACHE_MAGIC "wmx-cfront-cache 14\n"
 
 /* ---- hashing: two FNV-1a streams, 128 bits --------------------------- */
 
@@ -343,6 +343,9 @@ unsigned char *cfront_cache_encode(const wmx_program *p, size_t *len)
     put_i32(&b, p->has_nondet);
     put_i64(&b, p->nondet_lo);
     put_i64(&b, p->nondet_hi);
+    put_i32(&b, p->nondet_nextra);
+    for (int i = 0; i < p->nondet_nextra; i++)
+        put_i64(&b, p->nondet_extra[i]);
     put_i32(&b, p->plp);
     *len = b.n;
     return b.p;
@@ -658,6 +661,12 @@ wmx_program *cfront_cache_decode(const unsigned char *buf, size_t len)
     p->has_nondet = get_i32(&b) != 0;
     p->nondet_lo = get_i64(&b);
     p->nondet_hi = get_i64(&b);
+    int nx = get_count(&b, 8);
+    p->nondet_extra = nx ? wmx_calloc((size_t)nx, sizeof *p->nondet_extra) : NULL;
+    for (int i = 0; i < nx && !b.bad; i++) {
+        p->nondet_extra[i] = get_i64(&b);
+        p->nondet_nextra = i + 1;
+    }
     p->plp = get_i32(&b) != 0;
     if (b.bad || b.at != b.n || !program_valid(p)) {
         ir_program_free(p);

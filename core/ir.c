@@ -61,6 +61,7 @@ void ir_program_free(wmx_program *p)
     free(p->exprs);
     free(p->conds);
     free(p->cond_text);
+    free(p->nondet_extra);
     free(p->observed);
     free(p->name);
     free(p->file);

@@ -224,6 +224,11 @@ typedef struct wmx_program {
      * (clipped to each call's type); has_nondet when the program has one */
     bool has_nondet;
     wmx_val nondet_lo, nondet_hi;
+    /* without --nondet, also the values at the constants a nondet value is
+     * compared with, on the true side (n >= 5 && n < 10: 5 and 9), outside
+     * [nondet_lo, nondet_hi], ascending; owned */
+    int nondet_nextra;
+    wmx_val *nondet_extra;
     /* C input: loops were translated with partial loop purity (a time round
      * that changed nothing is blocked); --no-plp turns it off */
     bool plp;

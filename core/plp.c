@@ -29,6 +29,7 @@ wmx_program *plp_copy_program(const wmx_program *p)
         q->srcfiles[i] = dup0(p->srcfiles[i]);
     q->arch = dup0(p->arch);
     q->cond_text = dup0(p->cond_text);
+    q->nondet_extra = p->nondet_nextra ? dupmem(p->nondet_extra, (size_t)p->nondet_nextra * sizeof *p->nondet_extra) : NULL;
     q->threads = dupmem(p->threads, (size_t)p->nthreads * sizeof *p->threads);
     for (int t = 0; t < p->nthreads; t++) {
         const ir_thread *a = &p->threads[t];

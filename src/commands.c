@@ -429,10 +429,15 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
                 "%severy execution was cut at the loop bound %d: raise --unroll\n",
                 fmt == FMT_TEXT ? "Not checked: " : "wmx: not checked: ", p->unroll);
     }
-    if (rc == EXIT_OK && p->has_nondet)
-        fprintf(fmt == FMT_TEXT ? ctx->out : ctx->err,
-                "%sno error for __VERIFIER_nondet values in %lld..%lld only (--nondet LO..HI widens it)\n",
+    if (rc == EXIT_OK && p->has_nondet) {
+        fprintf(fmt == FMT_TEXT ? ctx->out : ctx->err, "%sno error for __VERIFIER_nondet values in %lld..%lld",
                 fmt == FMT_TEXT ? "Note: " : "wmx: note: ", (long long)p->nondet_lo, (long long)p->nondet_hi);
+        for (int i = 0; i < p->nondet_nextra; i++)
+            fprintf(fmt == FMT_TEXT ? ctx->out : ctx->err, "%s%lld", i ? ", " : " and ",
+                    (long long)p->nondet_extra[i]);
+        fprintf(fmt == FMT_TEXT ? ctx->out : ctx->err, "%s only (--nondet LO..HI widens it)\n",
+                p->nondet_nextra ? " (next to the constants they are compared with)" : "");
+    }
     if (!res.complete && fmt != FMT_TEXT)
         fprintf(ctx->err, "wmx: partial result: stopped: %s\n",
                 res.stop_text[0] ? res.stop_text : res.stop_reason ? res.stop_reason : "a limit");

@@ -528,6 +528,13 @@ void report_json(FILE *out, const explore_result *res)
         fprintf(out, " \"plp\": %s,", p->plp ? "true" : "false");
     if (p->has_nondet)
         fprintf(out, " \"nondet\": [%lld, %lld],", (long long)p->nondet_lo, (long long)p->nondet_hi);
+    if (p->has_nondet && p->nondet_nextra) {
+        /* values outside the range, next to constants the program compares with */
+        fprintf(out, " \"nondet_boundary\": [");
+        for (int i = 0; i < p->nondet_nextra; i++)
+            fprintf(out, "%s%lld", i ? ", " : "", (long long)p->nondet_extra[i]);
+        fprintf(out, "],");
+    }
     fprintf(out, " \"events\": %ld, \"states\": [", res->events);
     /* the keys are the same in every state: format and quote them once
      * (formatting them per state was a third of `explore --json` on

@@ -248,5 +248,34 @@ int main(void) {
 EOF
 done
 
+# a nondet value compared with constants outside the default -1..2: the
+# value at each constant (on the comparison's true side) is tried too, so an
+# assumed range is entered (n in 10..11) and `n == 42` is reached
+for v in true false; do
+    bad='n == 12'; [ $v = false ] && bad='n == 11'
+    task "nondet-range-$v" $v <<EOF
+int x;
+void *thr(void *a) { x = 1; return 0; }
+int main(void) {
+  pthread_t t;
+  int n = __VERIFIER_nondet_int();
+  assume_abort_if_not(n >= 10 && n < 12);
+  pthread_create(&t, 0, thr, 0);
+  if ($bad) reach_error();
+  pthread_join(t, 0);
+  return 0;
+}
+EOF
+done
+n=$((n + 1))
+printf '%s' "$prelude" > "$tmp/nondet-42.c"
+cat >> "$tmp/nondet-42.c" <<'EOF'
+int main(void) { if (__VERIFIER_nondet_int() == 42) reach_error(); return 0; }
+EOF
+"$WMX" explore "$tmp/nondet-42.c" --model sc --json > "$tmp/out" 2>&1
+[ $? = 1 ] && grep -q '"nondet_boundary": \[42\]' "$tmp/out" || bad "nondet-42: $(head -c 300 "$tmp/out")"
+"$WMX" explore "$tmp/nondet-42.c" --model sc --nondet 0..3 > "$tmp/out" 2>&1
+[ $? = 0 ] && grep -q 'values in 0..3 only' "$tmp/out" || bad "nondet-42 --nondet 0..3 (exactly that range): $(head -c 300 "$tmp/out")"
+
 [ $fail = 0 ] && echo "c_svcomp: $n SV-COMP-style tasks give their verdicts"
 exit $fail
