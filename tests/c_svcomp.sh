@@ -277,5 +277,29 @@ EOF
 "$WMX" explore "$tmp/nondet-42.c" --model sc --nondet 0..3 > "$tmp/out" 2>&1
 [ $? = 0 ] && grep -q 'values in 0..3 only' "$tmp/out" || bad "nondet-42 --nondet 0..3 (exactly that range): $(head -c 300 "$tmp/out")"
 
+# threads created and joined through pthread_t t[N] in loops bounded by a
+# nondet n (pthread-nondet's nondet-array): the join loop reads the array
+# on ways where no thread was created into a cell yet
+for v in true false; do
+    want='sum == n'; [ $v = false ] && want='sum == 3'
+    task "nondet-join-array-$v" $v <<EOF
+int a[4];
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int next;
+void *thr(void *arg) { pthread_mutex_lock(&m); a[next] = 1; next++; pthread_mutex_unlock(&m); return 0; }
+int main(void) {
+  pthread_t t[4];
+  int n = __VERIFIER_nondet_int();
+  assume_abort_if_not(n >= 2 && n <= 3);
+  for (int i = 0; i < n; i++) pthread_create(&t[i], 0, thr, 0);
+  for (int i = 0; i < n; i++) pthread_join(t[i], 0);
+  int sum = 0;
+  for (int i = 0; i < 4; i++) sum += a[i];
+  check($want);
+  return 0;
+}
+EOF
+done
+
 [ $fail = 0 ] && echo "c_svcomp: $n SV-COMP-style tasks give their verdicts"
 exit $fail
