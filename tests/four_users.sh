@@ -149,7 +149,14 @@ if [ $((t1 - t0)) -le 8 ]; then pass=$((pass + 1)); else
     echo "FAIL [robust-cut-time]: --timeout 2.5 took $((t1 - t0)) s"; fail=$((fail + 1)); fi
 "$WMX" robust "$tmp/slow.wmx" --timeout 2.5 --json > "$tmp/r3.json" 2>&1
 rc_is robust-cut-json 3 $? "$tmp/r3.json"
-must robust-cut-json-search '"fence_search": {"complete": false, .*"stopped": "timeout after 2.5 s"' "$tmp/r3.json"
+# the fence search is cut by the limit; on a loaded machine (the sanitizer
+# build beside another job) the check itself may use all 2.5 s, and then
+# the JSON says the check is partial and claims no search
+if grep -q '"fence_search"' "$tmp/r3.json"; then
+    must robust-cut-json-search '"fence_search": {"complete": false, .*"stopped": "timeout after 2.5 s"' "$tmp/r3.json"
+else
+    must robust-cut-json-check '"robust": true, .*"complete": false' "$tmp/r3.json"
+fi
 
 # 6. robust --dot -: standard output is the graph alone (the report goes to
 # standard error), so it pipes into Graphviz
