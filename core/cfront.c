@@ -3337,13 +3337,28 @@ static void add_nondet_thread(cfront *c)
     emit(c, &h, "");
 }
 
+/* Whether the current point of the top frame is inside a loop. */
+static int in_a_loop(cfront *c)
+{
+    frame *F = top(c);
+    finfo *fi = top_inst(c)->fi;
+    for (int h = 0; h < fi->nheaders; h++)
+        if (fi->inloop[(size_t)h * (size_t)fi->nblocks + (size_t)F->bb])
+            return 1;
+    return 0;
+}
+
 /* pthread_cond_*: the condition variable's first cell counts signals.  A
  * wait reads the count, unlocks, waits for a later signal (signal wakes
  * every waiter, which POSIX allows), and locks again; timedwait may also
- * time out, so it waits for nothing (a spurious wake-up). */
+ * time out, so it waits for nothing.  POSIX lets any wait wake up
+ * spuriously: a wait outside a loop waits for nothing either (DIVINE's
+ * condvar_spurious_wakeup); in a loop (`while (!ready) wait`) the loop tests
+ * its condition again, so the wait waits for a signal there, and a spurious
+ * wake-up is only a time round more (not explored). */
 static int do_cond(cfront *c, LLVMValueRef in, const char *what)
 {
-    int timed = strcmp(what, "timedwait") == 0;
+    int timed = strcmp(what, "timedwait") == 0 || (strcmp(what, "wait") == 0 && !in_a_loop(c));
     if (strcmp(what, "signal") == 0 || strcmp(what, "broadcast") == 0) {
         cval cv = val(c, p_LLVMGetOperand(in, 0));
         ir_addr a = addr_of(c, cv);

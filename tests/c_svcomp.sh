@@ -301,5 +301,23 @@ int main(void) {
 EOF
 done
 
+# pthread_cond_wait may wake up spuriously (POSIX; DIVINE's
+# condvar_spurious_wakeup): a wait not in a loop that tests the condition
+# again can return before the signal
+for v in true false; do
+    w='while (!set) pthread_cond_wait(&cv, &mu);'; [ $v = false ] && w='pthread_cond_wait(&cv, &mu);'
+    task "condvar-spurious-$v" $v <<EOF
+pthread_mutex_t mu; pthread_cond_t cv; int x, set;
+void *waiter(void *a) { pthread_mutex_lock(&mu); $w check(x == 42); pthread_mutex_unlock(&mu); return 0; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, waiter, 0);
+  pthread_mutex_lock(&mu); x = 42; set = 1; pthread_cond_broadcast(&cv); pthread_mutex_unlock(&mu);
+  pthread_join(t, 0);
+  return 0;
+}
+EOF
+done
+
 [ $fail = 0 ] && echo "c_svcomp: $n SV-COMP-style tasks give their verdicts"
 exit $fail
