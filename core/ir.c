@@ -98,8 +98,12 @@ int ir_thread_reg(wmx_program *p, int t, const char *name)
 int ir_add_reg(wmx_program *p, int t, const char *name)
 {
     ir_thread *th = &p->threads[t];
-    th->reg_names = wmx_realloc(th->reg_names, (size_t)(th->nregs + 1) * sizeof *th->reg_names);
-    th->reg_init = wmx_realloc(th->reg_init, (size_t)(th->nregs + 1) * sizeof *th->reg_init);
+    if (th->nregs + 1 > th->capregs) {
+        int cap = th->nregs < 8 ? 8 : th->nregs + th->nregs / 2;
+        th->reg_names = wmx_realloc(th->reg_names, (size_t)cap * sizeof *th->reg_names);
+        th->reg_init = wmx_realloc(th->reg_init, (size_t)cap * sizeof *th->reg_init);
+        th->capregs = cap;
+    }
     th->reg_names[th->nregs] = wmx_strdup(name);
     th->reg_init[th->nregs] = 0;
     return th->nregs++;

@@ -135,6 +135,8 @@ typedef struct ir_loop {
 typedef struct ir_thread {
     char *name;          /* "P0", "t1", ... */
     int nregs;
+    int capregs;         /* reg_names/reg_init allocated for (ir_add_reg grows them by half
+                          * again: a translation adds hundreds of thousands) */
     char **reg_names;    /* nregs names; hidden registers start with '$' */
     wmx_val *reg_init;   /* nregs initial values */
     int ninstrs;

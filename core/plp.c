@@ -39,6 +39,7 @@ wmx_program *plp_copy_program(const wmx_program *p)
         for (int r = 0; r < a->nregs; r++)
             b->reg_names[r] = dup0(a->reg_names[r]);
         b->reg_init = dupmem(a->reg_init, (size_t)a->nregs * sizeof *a->reg_init);
+        b->capregs = a->nregs;       /* the copies are that long */
         b->instrs = dupmem(a->instrs, (size_t)a->ninstrs * sizeof *a->instrs);
         for (int i = 0; i < a->ninstrs; i++)
             b->instrs[i].text = dup0(a->instrs[i].text);
