@@ -3299,42 +3299,246 @@ static void do_nondet(cfront *c, LLVMValueRef in, const char *type)
     set_val(c, in, cv_reg(ld.dst));
 }
 
-/* The hidden thread that writes the nondet cells' other values. */
-static void add_nondet_thread(cfront *c)
+/* The instructions that may follow instruction i of th (at most two). */
+static int ir_successors(const ir_thread *th, const wmx_program *p, int i, int out[2])
 {
-    if (!c->nnondets || c->failed)
-        return;
-    if (c->p->nthreads + 1 > WMX_MAX_THREADS) {
-        fail(c, NULL, "unsupported: more than %d threads (with the one for __VERIFIER_nondet values)",
-             WMX_MAX_THREADS - 1);
-        return;
+    const ir_instr *in = &th->instrs[i];
+    int n = 0;
+    if (in->kind == I_HALT)
+        return 0;
+    if (in->kind == I_ASSUME && in->e1 >= 0 && p->exprs[in->e1].op == OP_CONST && p->exprs[in->e1].value == 0)
+        return 0;
+    if (in->kind == I_JUMP) {
+        if (in->target >= 0 && in->target < th->ninstrs)
+            out[n++] = in->target;
+        if (in->e1 < 0)
+            return n;
     }
-    c->t = ir_add_thread(c->p, "nondet");
+    if (i + 1 < th->ninstrs)
+        out[n++] = i + 1;
+    return n;
+}
+
+/* Tarjan's strongly connected components of a thread's control flow, without
+ * recursion (a translation has hundreds of thousands of instructions):
+ * order[i] is i's component's place in a topological order of the
+ * components, cyclic[i] whether i is on a cycle.  Both arrays of ninstrs. */
+static void ir_thread_order(const wmx_program *p, const ir_thread *th, int *order, unsigned char *cyclic)
+{
+    int n = th->ninstrs;
+    int *index = wmx_malloc((size_t)n * sizeof *index), *low = wmx_malloc((size_t)n * sizeof *low);
+    int *stack = wmx_malloc((size_t)n * sizeof *stack), *comp = wmx_malloc((size_t)n * sizeof *comp);
+    int *call = wmx_malloc((size_t)n * sizeof *call), *next = wmx_malloc((size_t)n * sizeof *next);
+    unsigned char *on = wmx_calloc((size_t)n, 1);
+    for (int i = 0; i < n; i++)
+        index[i] = -1;
+    int counter = 0, sp = 0, ncomp = 0;
+    for (int root = 0; root < n; root++) {
+        if (index[root] >= 0)
+            continue;
+        int depth = 0;
+        call[depth++] = root;
+        next[root] = 0;
+        index[root] = low[root] = counter++;
+        stack[sp++] = root;
+        on[root] = 1;
+        while (depth > 0) {
+            int v = call[depth - 1], succ[2];
+            int ns = ir_successors(th, p, v, succ);
+            if (next[v] < ns) {
+                int w = succ[next[v]++];
+                if (index[w] < 0) {
+                    index[w] = low[w] = counter++;
+                    next[w] = 0;
+                    stack[sp++] = w;
+                    on[w] = 1;
+                    call[depth++] = w;
+                } else if (on[w] && index[w] < low[v]) {
+                    low[v] = index[w];
+                }
+                continue;
+            }
+            depth--;
+            if (depth > 0 && low[v] < low[call[depth - 1]])
+                low[call[depth - 1]] = low[v];
+            if (low[v] == index[v]) {
+                int size = 0, w;
+                do {
+                    w = stack[--sp];
+                    on[w] = 0;
+                    comp[w] = ncomp;
+                    size++;
+                } while (w != v);
+                int self = 0;
+                int s2[2], k2 = ir_successors(th, p, v, s2);
+                for (int k = 0; k < k2; k++)
+                    self |= s2[k] == v;
+                for (int x = sp; x < sp + size; x++)
+                    cyclic[stack[x]] = (unsigned char)(size > 1 || self);
+                ncomp++;
+            }
+        }
+    }
+    /* Tarjan finishes a component after every component it reaches */
+    for (int i = 0; i < n; i++)
+        order[i] = ncomp - 1 - comp[i];
+    free(index);
+    free(low);
+    free(stack);
+    free(comp);
+    free(call);
+    free(next);
+    free(on);
+}
+
+struct rank_pair { int rank, k; };
+
+static int cmp_rank(const void *a, const void *b)
+{
+    const struct rank_pair *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return (x->k > y->k) - (x->k < y->k);
+}
+
+/* One hidden thread that stores the other values of nondet cells `ks` (in
+ * that order). */
+static void add_nondet_writer(cfront *c, const char *name, const int *ks, int nks)
+{
+    c->t = ir_add_thread(c->p, name);
     c->here = NULL;
-    for (int k = 0; k < c->nnondets; k++)
+    for (int i = 0; i < nks; i++) {
+        int k = ks[i];
         for (wmx_val v = c->nondets[k].lo + 1; v <= c->nondets[k].hi + c->nondets[k].nextra; v++) {
             wmx_val x = v <= c->nondets[k].hi ? v : c->nondets[k].extra[v - c->nondets[k].hi - 1];
             ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0, 0 });
             st.addr.var = c->nondets[k].var;
             st.e1 = e_const(c, x);
             emit(c, &st, "(a __VERIFIER_nondet value)");
-            /* the program's report: every such value, once, ascending */
-            if (v > c->nondets[k].hi) {
-                wmx_program *p = c->p;
-                int at = 0;
-                while (at < p->nondet_nextra && p->nondet_extra[at] < x)
-                    at++;
-                if (at < p->nondet_nextra && p->nondet_extra[at] == x)
-                    continue;
-                p->nondet_extra = wmx_realloc(p->nondet_extra, (size_t)(p->nondet_nextra + 1) * sizeof *p->nondet_extra);
-                memmove(p->nondet_extra + at + 1, p->nondet_extra + at,
-                        (size_t)(p->nondet_nextra - at) * sizeof *p->nondet_extra);
-                p->nondet_extra[at] = x;
-                p->nondet_nextra++;
-            }
         }
+    }
     ir_instr h = ir_instr_init(I_HALT, (wmx_srcloc){ 0, 0, 0 });
     emit(c, &h, "");
+}
+
+/* The hidden threads that write the nondet cells' other values.  A load of
+ * a cell may read any of them; but a writer's stores are in program order,
+ * so a read that saw cell B's store after all of cell A's forces a later
+ * read of A to see A's last value.  One writer per reader thread, storing
+ * its cells in a topological order of the reader's code, lets every path
+ * read any combination (no path reads them out of that order, and no other
+ * thread reads them); a cell read on a cycle of the reader's code (or by
+ * two loads) gets a writer of its own. */
+static void add_nondet_thread(cfront *c)
+{
+    if (!c->nnondets || c->failed)
+        return;
+    wmx_program *p = c->p;
+    /* the program's report: every value added at a constant, once, ascending */
+    for (int k = 0; k < c->nnondets; k++)
+        for (int e = 0; e < c->nondets[k].nextra; e++) {
+            wmx_val x = c->nondets[k].extra[e];
+            int at = 0;
+            while (at < p->nondet_nextra && p->nondet_extra[at] < x)
+                at++;
+            if (at < p->nondet_nextra && p->nondet_extra[at] == x)
+                continue;
+            p->nondet_extra = wmx_realloc(p->nondet_extra, (size_t)(p->nondet_nextra + 1) * sizeof *p->nondet_extra);
+            memmove(p->nondet_extra + at + 1, p->nondet_extra + at,
+                    (size_t)(p->nondet_nextra - at) * sizeof *p->nondet_extra);
+            p->nondet_extra[at] = x;
+            p->nondet_nextra++;
+        }
+    int *site = wmx_malloc((size_t)p->nvars * sizeof *site);
+    for (int v = 0; v < p->nvars; v++)
+        site[v] = -1;
+    for (int k = 0; k < c->nnondets; k++)
+        site[c->nondets[k].var] = k;
+    /* per cell: its reader thread, where it stands in that thread's order,
+     * and whether it needs a writer of its own */
+    int *reader = wmx_malloc((size_t)c->nnondets * sizeof *reader);
+    int *rank = wmx_malloc((size_t)c->nnondets * sizeof *rank);
+    unsigned char *alone = wmx_calloc((size_t)c->nnondets, 1);
+    for (int k = 0; k < c->nnondets; k++)
+        reader[k] = -1;
+    int nreaders = p->nthreads;
+    for (int t = 0; t < nreaders; t++) {
+        const ir_thread *th = &p->threads[t];
+        int *order = NULL;
+        unsigned char *cyclic = NULL;
+        for (int i = 0; i < th->ninstrs; i++) {
+            const ir_instr *in = &th->instrs[i];
+            if (in->kind != I_LOAD || in->addr.var < 0 || site[in->addr.var] < 0)
+                continue;
+            int k = site[in->addr.var];
+            if (!order) {
+                order = wmx_malloc((size_t)th->ninstrs * sizeof *order);
+                cyclic = wmx_calloc((size_t)th->ninstrs, 1);
+                ir_thread_order(p, th, order, cyclic);
+            }
+            if (reader[k] >= 0)
+                alone[k] = 1;
+            reader[k] = t;
+            rank[k] = order[i];
+            if (cyclic[i] || in->addr.index >= 0)
+                alone[k] = 1;
+        }
+        free(order);
+        free(cyclic);
+    }
+    int nwriters = 0;
+    for (int t = 0; t < nreaders; t++) {
+        int any = 0;
+        for (int k = 0; k < c->nnondets; k++) {
+            if (reader[k] != t)
+                continue;
+            if (alone[k])
+                nwriters++;
+            else
+                any = 1;
+        }
+        nwriters += any;
+    }
+    if (p->nthreads + nwriters > WMX_MAX_THREADS) {
+        fail(c, NULL, "unsupported: more than %d threads (with %d that write __VERIFIER_nondet values)",
+             WMX_MAX_THREADS, nwriters);
+    } else {
+        int *ks = wmx_malloc((size_t)c->nnondets * sizeof *ks);
+        struct rank_pair *pairs = wmx_malloc((size_t)c->nnondets * sizeof *pairs);
+        for (int t = 0; t < nreaders; t++) {
+            int nks = 0;
+            for (int k = 0; k < c->nnondets; k++)
+                if (reader[k] == t && !alone[k])
+                    ks[nks++] = k;
+            /* in a topological order (ties: in the order they were made) */
+            for (int i = 0; i < nks; i++) {
+                pairs[i].rank = rank[ks[i]];
+                pairs[i].k = ks[i];
+            }
+            qsort(pairs, (size_t)nks, sizeof *pairs, cmp_rank);
+            for (int i = 0; i < nks; i++)
+                ks[i] = pairs[i].k;
+            char name[96];
+            if (nks) {
+                if (nwriters == 1)
+                    snprintf(name, sizeof name, "nondet");
+                else
+                    snprintf(name, sizeof name, "nondet.%s", p->threads[t].name);
+                add_nondet_writer(c, name, ks, nks);
+            }
+            for (int k = 0; k < c->nnondets; k++)
+                if (reader[k] == t && alone[k]) {
+                    snprintf(name, sizeof name, "nondet.%s.%d", p->threads[t].name, k);
+                    add_nondet_writer(c, name, &k, 1);
+                }
+        }
+        free(ks);
+        free(pairs);
+    }
+    free(site);
+    free(reader);
+    free(rank);
+    free(alone);
 }
 
 /* Whether the current point of the top frame is inside a loop. */

@@ -243,7 +243,10 @@ int spin_to_await(wmx_program *p)
             }
         }
         for (int s = 0; s < th->ninstrs; s++) {
-            if (!is_spin_block(p, &th->instrs[s]) || !th->instrs[s].spin)
+            /* a join of a thread never created, an unreachable point: those
+             * block too, but keep saying why */
+            if (!is_spin_block(p, &th->instrs[s]) || !th->instrs[s].spin ||
+                !th->instrs[s].text || strncmp(th->instrs[s].text, "(spin loop", 10) != 0)
                 continue;
             if (why[s]) {
                 wmx_strbuf b = { 0 };

@@ -319,5 +319,40 @@ int main(void) {
 EOF
 done
 
+# __VERIFIER_nondet values are independent: a state machine in LDV's style
+# that creates and joins a worker as nondet inputs say (every input
+# sequence, in whatever order its reads were translated), and a read made
+# after another thread's (ordered by a flag)
+task nondet-sequence-false false <<'EOF'
+pthread_t t2; int pdev, g;
+void *worker(void *a) { pdev = 7; return 0; }
+void *usb(void *a) {
+  int state = 0, seq = 0;
+  for (int r = 0; r < 3; r++) {
+    int v = __VERIFIER_nondet_int();
+    seq = seq * 4 + (v + 1);
+    switch (v) {
+      case 0: if (state == 0) { pthread_create(&t2, 0, worker, 0); state = 1; } break;
+      case 1: if (state == 1) { pthread_join(t2, 0); state = 0; } break;
+      default: break;
+    }
+  }
+  if (state == 1) pthread_join(t2, 0);
+  g = seq;
+  check(g != 41);
+  return 0;
+}
+int main(void) { pthread_t t1; pthread_create(&t1, 0, usb, 0); pthread_join(t1, 0); return 0; }
+EOF
+task nondet-after-flag-false false <<'EOF'
+int flag, va, gw;
+void *b(void *a) { while (!flag) ; gw = __VERIFIER_nondet_int() * 10 + va; check(gw != 11); return 0; }
+void *a(void *x) { va = __VERIFIER_nondet_int(); flag = 1; return 0; }
+int main(void) { pthread_t t1, t2; pthread_create(&t1, 0, b, 0); pthread_create(&t2, 0, a, 0); return 0; }
+EOF
+sed -e 's/check(g != 41);//' "$tmp/nondet-sequence-false.c" > "$tmp/nondet-sequence.c"
+states=$("$WMX" explore "$tmp/nondet-sequence.c" --nondet 0..2 | sed -n 's/^States \([0-9]*\).*/\1/p')
+[ "$states" = 27 ] || bad "nondet-sequence: $states final states with --nondet 0..2, want 27 (3 inputs, 3 values each)"
+
 [ $fail = 0 ] && echo "c_svcomp: $n SV-COMP-style tasks give their verdicts"
 exit $fail
