@@ -262,6 +262,7 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
     opts.started = ctx->started;   /* --timeout covers loading the file too */
     if (ctx->current)
         opts.model = ctx->current_model;
+    bool algo_given = ctx->current_algo > 0;
     if (ctx->current_algo > 0)
         opts.algo = (explore_algo)(ctx->current_algo - 1);
     const char *file = NULL;
@@ -285,6 +286,7 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
                 fprintf(ctx->err, "wmx: unknown algorithm '%s' (rfsmc, rfstate, stateful, naive or odpor)\n", o.value);
                 return EXIT_USAGE;
             }
+            algo_given = true;
         } else if (opt_match(&o, "--json", 0)) {
             fmt = FMT_JSON;
         } else if (opt_match(&o, "--format", 1)) {
@@ -335,6 +337,11 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
     const wmx_program *p = cmd_load_program(ctx, file, &opts, &owned, &lrc);
     if (!p)
         return lrc;
+    /* SV-COMP's atomic sections are locks: under SC rfsmc runs many traces
+     * that are no class only to reorder them (pthread-wmm's tasks time out),
+     * where odpor explores each order once (doc/c-input.md) */
+    if (!algo_given && opts.model == MODEL_SC && ir_find_var(p, "$atomic") >= 0)
+        opts.algo = ALGO_ODPOR;
     explore_result res;
     wmx_error err = { 0 };
     plp_result rewritten = { 0 };
