@@ -2990,7 +2990,7 @@ static int ends_path(const ir_instr *in)
 
 /* Most events on a path from instruction i to a section's end (memo[i]:
  * -1 unknown); a large count when the paths are too deep to follow. */
-static int section_events(const ir_thread *th, int var, int i, int *memo, int depth)
+static int section_events(const ir_thread *th, int var, int i, int *memo, int depth, const int *owner, int t)
 {
     if (i < 0 || i >= th->ninstrs)
         return 0;
@@ -3003,11 +3003,14 @@ static int section_events(const ir_thread *th, int var, int i, int *memo, int de
     if (section_unlock(in, var) || in->kind == I_HALT || ends_path(in))
         r = 0;
     else if (in->kind == I_JUMP) {
-        int a = section_events(th, var, in->target, memo, depth + 1);
-        int b = in->e1 >= 0 ? section_events(th, var, i + 1, memo, depth + 1) : 0;
+        int a = section_events(th, var, in->target, memo, depth + 1, owner, t);
+        int b = in->e1 >= 0 ? section_events(th, var, i + 1, memo, depth + 1, owner, t) : 0;
         r = a > b ? a : b;
     } else {
-        r = (ir_is_visible(in) ? 1 : 0) + section_events(th, var, i + 1, memo, depth + 1);
+        /* an access to a variable no other thread touches cannot be seen
+         * half done */
+        int mine = in->addr.var >= 0 && in->addr.ptr < 0 && owner[in->addr.var] == t;
+        r = (ir_is_visible(in) && !mine ? 1 : 0) + section_events(th, var, i + 1, memo, depth + 1, owner, t);
     }
     memo[i] = r > 1000 ? 1000 : r;
     return memo[i];
@@ -3127,6 +3130,8 @@ static void drop_trivial_sections(cfront *c)
     int var = c->atomic_var;
     if (var < 0 || c->failed)
         return;
+    int *owner = wmx_malloc((size_t)c->p->nvars * sizeof *owner);
+    ir_var_owners(c->p, owner);
     for (int t = 0; t < c->p->nthreads; t++) {
         ir_thread *th = &c->p->threads[t];
         int n = th->ninstrs;
@@ -3141,7 +3146,7 @@ static void drop_trivial_sections(cfront *c)
         for (int i = 0; i < n; i++) {
             if (!section_lock(&th->instrs[i], var))
                 continue;
-            trivial[i] = section_events(th, var, i + 1, memo, 0) <= 1;
+            trivial[i] = section_events(th, var, i + 1, memo, 0, owner, t) <= 1;
             section_reach(th, var, i + 1, seen, mark, trivial[i] ? 1 : 2, 0);
         }
         for (int i = 0; i < n; i++) {
@@ -3160,6 +3165,7 @@ static void drop_trivial_sections(cfront *c)
         free(seen);
         free(mark);
     }
+    free(owner);
 }
 
 /* Library calls that only print: they do nothing here. */
@@ -3563,13 +3569,14 @@ static void uf_union(int *up, int a, int b)
 typedef struct section {
     int thread, pc;
     bool all;            /* an access through a pointer: any variable */
+    int nptr;            /* how many such accesses */
     int *vars, nvars, capvars;
 } section;
 
-/* The class of the variable a plain access (outside the sections) touches,
- * when sections touch that class too; -1 otherwise.  Awaits and blocking
- * locks wait, and are left alone. */
-static int plain_class(const wmx_program *p, const ir_instr *in, int lockvar, int *vclass, const int *cls)
+/* The variable a plain access (outside the sections) names, when a lock
+ * could be taken around it; -1 otherwise.  Awaits and blocking locks wait,
+ * and are left alone. */
+static int plain_var(const wmx_program *p, const ir_instr *in, int lockvar)
 {
     switch (in->kind) {
     case I_LOAD: case I_STORE: case I_XCHG: case I_FAA:
@@ -3585,7 +3592,17 @@ static int plain_class(const wmx_program *p, const ir_instr *in, int lockvar, in
         return -1;
     if (strncmp(p->vars[in->addr.var].name, "$atomic", 7) == 0)
         return -1;
-    return cls[uf_find(vclass, in->addr.var)];
+    return in->addr.var;
+}
+
+/* The class whose lock a plain access takes, or -1. */
+static int plain_class(const wmx_program *p, const ir_instr *in, int lockvar, int *vclass, const int *cls,
+                       const unsigned char *wrap, int nvars0)
+{
+    int v = plain_var(p, in, lockvar);
+    if (v < 0 || v >= nvars0 || !wrap[v])
+        return -1;
+    return cls[uf_find(vclass, v)];
 }
 
 /* Under one lock every section is ordered with every other, and an explorer
@@ -3594,7 +3611,8 @@ static int plain_class(const wmx_program *p, const ir_instr *in, int lockvar, in
  * section takes the locks of the classes of the variables it touches
  * (variables that share a section share a class), in one order, at its
  * start, and gives them back at its end; an access outside the sections to
- * a variable of a class is a section of its own (it takes that lock).  Two-
+ * a variable another thread's section touches is a section of its own (it
+ * takes that variable's class lock).  Two-
  * phase locking: every run is some serial order of its sections, and no
  * access sees a section half done.  A section through a pointer takes every
  * lock; sections whose code merges take the union.  Not locked: awaits and
@@ -3610,6 +3628,8 @@ static void split_section_locks(cfront *c)
     int nsecs = 0, capsecs = 0, nested = 0;
     int *group = NULL;                          /* union-find over sections */
     int **owner = wmx_calloc((size_t)p->nthreads, sizeof *owner);   /* per thread: section of each instruction */
+    int *vowner = wmx_malloc((size_t)p->nvars * sizeof *vowner);
+    ir_var_owners(p, vowner);
     for (int t = 0; t < p->nthreads && !nested; t++) {
         ir_thread *th = &p->threads[t];
         int n = th->ninstrs;
@@ -3655,7 +3675,8 @@ static void split_section_locks(cfront *c)
                 case I_LOAD: case I_STORE: case I_XCHG: case I_FAA: case I_CAS: case I_AWAIT:
                     if (in->addr.var < 0) {
                         S->all = true;
-                    } else if (strncmp(p->vars[in->addr.var].name, "$nondet.", 8) != 0) {
+                        S->nptr++;
+                    } else if (vowner[in->addr.var] == -2) {     /* (not one only this thread touches) */
                         if (S->nvars == S->capvars) {
                             S->capvars = S->capvars ? 2 * S->capvars : 8;
                             S->vars = wmx_realloc(S->vars, (size_t)S->capvars * sizeof *S->vars);
@@ -3673,12 +3694,14 @@ static void split_section_locks(cfront *c)
         }
         free(stack);
     }
-    int *vclass = NULL, *cls = NULL, *rep = NULL, *lockof = NULL, ncls = 0;
+    int *vclass = NULL, *cls = NULL, *rep = NULL, *lockof = NULL, *plain_thr = NULL, ncls = 0, nvars0 = 0;
+    unsigned char *wrap = NULL;
     bool *used = NULL, *gall = NULL;
     unsigned char *take = NULL;
     if (nested || nsecs == 0)
         goto out;
     /* classes of variables: those a section touches share one */
+    nvars0 = p->nvars;      /* (the locks are variables made below) */
     vclass = wmx_malloc((size_t)p->nvars * sizeof *vclass);
     for (int v = 0; v < p->nvars; v++)
         vclass[v] = v;
@@ -3730,6 +3753,54 @@ static void split_section_locks(cfront *c)
         if (lockof[k] < 0)
             fail(c, NULL, "unsupported: a variable named '%s'", name);
     }
+    /* Which plain accesses take a lock.  A section that accesses at most one
+     * cell other threads access plainly can have those accesses moved
+     * before or after it (only that one access conflicts with them); one
+     * that accesses two or more can be seen half done (`r1 = x; r2 = y;`
+     * against another thread's `y = 1; x = 1;`), so their plain accesses
+     * take the lock, and so on until no section has two. */
+    plain_thr = wmx_malloc((size_t)nvars0 * sizeof *plain_thr);
+    wrap = wmx_calloc((size_t)nvars0, 1);
+    for (int v = 0; v < nvars0; v++)
+        plain_thr[v] = -1;
+    for (int t = 0; t < p->nthreads; t++)
+        for (int i = 0; i < p->threads[t].ninstrs; i++) {
+            int v = plain_var(p, &p->threads[t].instrs[i], lockvar);
+            if (owner[t][i] < 0 && v >= 0 && v < nvars0)
+                plain_thr[v] = plain_thr[v] == -1 || plain_thr[v] == t ? t : -2;
+        }
+    /* (tests: every plain access to a section's variable takes the lock) */
+    if (getenv("WMX_TEST_ONE_SECTION_LOCK"))
+        for (int v = 0; v < nvars0; v++)
+            wrap[v] = plain_thr[v] != -1 && cls[uf_find(vclass, v)] >= 0;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int s = 0; s < nsecs; s++) {
+            int t = secs[s].thread, count = 0, any = 0;
+            for (int v = 0; v < nvars0 && !any; v++)
+                any = !wrap[v] && cls[uf_find(vclass, v)] >= 0 && plain_thr[v] != -1 && plain_thr[v] != t;
+            if (!any)
+                continue;
+            count = secs[s].nptr;
+            for (int k = 0; k < secs[s].nvars; k++) {
+                int v = secs[s].vars[k];
+                count += !wrap[v] && plain_thr[v] != -1 && plain_thr[v] != t;
+            }
+            if (count < 2)
+                continue;
+            for (int v = 0; v < nvars0; v++) {
+                if (wrap[v] || cls[uf_find(vclass, v)] < 0 || plain_thr[v] == -1 || plain_thr[v] == t)
+                    continue;
+                int in_s = secs[s].nptr > 0;
+                for (int k = 0; k < secs[s].nvars && !in_s; k++)
+                    in_s = secs[s].vars[k] == v;
+                if (in_s) {
+                    wrap[v] = 1;
+                    changed = 1;
+                }
+            }
+        }
+    }
     /* each group's classes; a group that takes every lock takes them all */
     take = wmx_calloc((size_t)nsecs * (size_t)ncls, 1);
     for (int s = 0; s < nsecs; s++) {
@@ -3757,7 +3828,7 @@ static void split_section_locks(cfront *c)
                 for (int x = 0; x < ncls; x++)
                     k += take[(size_t)g * (size_t)ncls + (size_t)x];
                 k = k ? k : 1;
-            } else if (own[i] < 0 && plain_class(p, in, lockvar, vclass, cls) >= 0) {
+            } else if (own[i] < 0 && plain_class(p, in, lockvar, vclass, cls, wrap, nvars0) >= 0) {
                 k = 3;
             }
             m += k;
@@ -3773,7 +3844,7 @@ static void split_section_locks(cfront *c)
                 in.target = newpc[in.target];
             int at = newpc[i];
             int is_lock = section_lock(&in, lockvar), is_unlock = section_unlock(&in, lockvar);
-            int x0 = own[i] < 0 ? plain_class(p, &in, lockvar, vclass, cls) : -1;
+            int x0 = own[i] < 0 ? plain_class(p, &in, lockvar, vclass, cls, wrap, nvars0) : -1;
             if (own[i] >= 0 && (is_lock || is_unlock)) {
                 int g = uf_find(group, own[i]), any = 0;
                 for (int x = 0; x < ncls; x++) {
@@ -3821,6 +3892,8 @@ static void split_section_locks(cfront *c)
 out:
     free(take);
     free(lockof);
+    free(plain_thr);
+    free(wrap);
     free(cls);
     free(rep);
     free(gall);
@@ -3829,6 +3902,7 @@ out:
     for (int t = 0; t < p->nthreads; t++)
         free(owner[t]);
     free(owner);
+    free(vowner);
     for (int s = 0; s < nsecs; s++)
         free(secs[s].vars);
     free(secs);

@@ -366,6 +366,61 @@ bool ir_is_loop_bound(const wmx_program *p, int t, int pc)
     return false;
 }
 
+static void owner_mark(int *owner, int v, int t)
+{
+    owner[v] = owner[v] == -1 || owner[v] == t ? t : -2;
+}
+
+/* the variable whose address range holds byte address a, or -1 */
+static int address_var(const wmx_program *p, wmx_val a)
+{
+    if (a < ADDR_BASE)
+        return -1;
+    wmx_val v = (a - ADDR_BASE) / ADDR_STRIDE;
+    return v < p->nvars ? (int)v : -1;
+}
+
+void ir_var_owners(const wmx_program *p, int *owner)
+{
+    for (int v = 0; v < p->nvars; v++)
+        owner[v] = -1;
+    for (int t = 0; t < p->nthreads; t++) {
+        const ir_thread *th = &p->threads[t];
+        for (int i = 0; i < th->ninstrs; i++) {
+            const ir_instr *in = &th->instrs[i];
+            if (in->addr.var >= 0 && in->addr.var < p->nvars)
+                owner_mark(owner, in->addr.var, t);
+            if (in->addr2.var >= 0 && in->addr2.var < p->nvars)
+                owner_mark(owner, in->addr2.var, t);
+        }
+        for (int r = 0; r < th->nregs; r++) {
+            int v = address_var(p, th->reg_init[r]);
+            if (v >= 0)
+                owner[v] = -2;
+        }
+    }
+    int *cellvar = wmx_malloc((size_t)(p->ncells ? p->ncells : 1) * sizeof *cellvar);
+    for (int v = 0; v < p->nvars; v++)
+        for (int k = 0; k < p->vars[v].length; k++)
+            cellvar[p->vars[v].base + k] = v;
+    for (int e = 0; e < p->nexprs; e++) {
+        const ir_expr *x = &p->exprs[e];
+        int v = -1;
+        if (x->op == OP_ADDR && x->value >= 0 && x->value < p->ncells)
+            v = cellvar[x->value];
+        else if (x->op == OP_CONST)
+            v = address_var(p, x->value);
+        if (v >= 0)
+            owner[v] = -2;
+    }
+    for (int c = 0; c < p->ncells; c++) {
+        int v = address_var(p, p->cell_init[c]);
+        if (v >= 0)
+            owner[v] = -2;
+    }
+    free(cellvar);
+}
+
 bool ir_is_creation_gate(const wmx_program *p, int t, int pc)
 {
     if (t < 0 || t >= p->nthreads || pc != 0 || p->threads[t].ninstrs == 0)

@@ -311,6 +311,11 @@ bool ir_is_loop_bound(const wmx_program *p, int t, int pc);
 bool ir_is_creation_gate(const wmx_program *p, int t, int pc);
 /* Whether some thread has a lock (a blocking CAS). */
 bool ir_has_locks(const wmx_program *p);
+/* Which thread accesses each variable: owner[v] (nvars of them) is the one
+ * thread whose instructions name v, -1 when none does, -2 when several do
+ * or its address may be taken (an OP_ADDR of it, or a constant, initial
+ * value or register value in its range of addresses). */
+void ir_var_owners(const wmx_program *p, int *owner);
 
 /* Evaluates the condition's proposition on a final state. */
 bool ir_cond_eval(const wmx_program *p, int c, const wmx_val *const *regs,

@@ -35,6 +35,14 @@ static int reaches_spin(const wmx_program *p, const ir_thread *th, int i)
 
 static bool is_const(const wmx_program *p, int e, wmx_val v);
 
+/* The end of an SV-COMP atomic section (core/cfront.c): an exchange of its
+ * lock that keeps nothing. */
+static bool is_section_end(const wmx_program *p, const ir_instr *in)
+{
+    return in->kind == I_XCHG && in->dst < 0 && in->addr.var >= 0 && in->addr.ptr < 0 &&
+           strcmp(p->vars[in->addr.var].name, "$atomic") == 0;
+}
+
 /* An expression whose value is 0 or 1: a comparison, !, and C's i1
  * arithmetic on those (c ^ 1, c & 1). */
 static bool is_truth(const wmx_program *p, int e, int depth)
@@ -137,11 +145,26 @@ static void set_text(ir_instr *in, const char *text)
 
 /* Tries the conditional jump j whose one side blocks at a spin assume.
  * NULL when it rewrote the read before it, else why not. */
-static const char *try_jump(wmx_program *p, int t, int j, bool block_when_true, bool spin)
+/* An access to a variable only thread t touches (ir_var_owners): what it
+ * stores there no other thread sees, so its value can be followed. */
+static bool private_access(const wmx_program *p, const ir_instr *in, const int *owner, int t)
+{
+    return (in->kind == I_LOAD || in->kind == I_STORE) && in->addr.var >= 0 && in->addr.ptr < 0 &&
+           p->vars[in->addr.var].length == 1 && (in->addr.index < 0 || is_const(p, in->addr.index, 0)) &&
+           owner[in->addr.var] == t;
+}
+
+static const char *try_jump(wmx_program *p, int t, int j, bool block_when_true, bool spin, const int *owner)
 {
     ir_thread *th = &p->threads[t];
-    int k = j - 1;
-    while (k >= 0 && th->instrs[k].kind == I_LET)
+    int k = j - 1, ended = 0;
+    /* (an abort may test the read after its section ended, through a
+     * variable only this thread touches: pthread-wmm's `__VERIFIER_atomic_begin();
+     * g = cnt == 3; __VERIFIER_atomic_end(); if (!g) abort();`) */
+    while (k >= 0 && (th->instrs[k].kind == I_LET ||
+                      (!spin && (th->instrs[k].kind == I_NOP || th->instrs[k].kind == I_FENCE ||
+                                 private_access(p, &th->instrs[k], owner, t))) ||
+                      (!spin && !ended && is_section_end(p, &th->instrs[k]) && (ended = 1))))
         k--;
     if (k < 0)
         return "its exit test reads no memory";
@@ -171,9 +194,27 @@ static const char *try_jump(wmx_program *p, int t, int j, bool block_when_true, 
     for (int r = 0; r < th->nregs; r++)
         s.env[r] = -1;
     const char *why = NULL;
+    int *stored = NULL;          /* per variable: the expression stored there, or -1 */
     for (int i = k + 1; i < j && !why; i++) {
         const ir_instr *let = &th->instrs[i];
-        if (let->dst == rd->dst)
+        if (let->kind == I_LOAD && let->dst == rd->dst) {
+            why = "it overwrites the value it read";
+        } else if (let->kind == I_STORE || let->kind == I_LOAD) {
+            if (!stored) {
+                stored = wmx_malloc((size_t)(p->nvars ? p->nvars : 1) * sizeof *stored);
+                for (int v = 0; v < p->nvars; v++)
+                    stored[v] = -1;
+            }
+            if (let->kind == I_STORE) {
+                stored[let->addr.var] = subst_expr(&s, let->e1);
+            } else if (stored[let->addr.var] < 0) {
+                why = "its exit test reads a variable it did not store";
+            } else if (let->dst >= 0 && let->dst < th->nregs) {
+                s.env[let->dst] = stored[let->addr.var];
+            }
+        } else if (let->kind != I_LET) {
+            continue;    /* a fence, the section's end */
+        } else if (let->dst == rd->dst)
             why = "it overwrites the value it read";
         else if (let->dst >= 0 && let->dst < th->nregs) {
             int e = subst_expr(&s, let->e1);
@@ -191,6 +232,7 @@ static const char *try_jump(wmx_program *p, int t, int j, bool block_when_true, 
             why = "its exit test is not a comparison of the value read with registers and constants";
     }
     free(s.env);
+    free(stored);
     if (why)
         return why;
     /* the read passes when the loop is left */
@@ -215,6 +257,8 @@ static const char *try_jump(wmx_program *p, int t, int j, bool block_when_true, 
 int spin_to_await(wmx_program *p)
 {
     int rewrites = 0;
+    int *owner = wmx_malloc((size_t)(p->nvars ? p->nvars : 1) * sizeof *owner);
+    ir_var_owners(p, owner);
     for (int t = 0; t < p->nthreads; t++) {
         ir_thread *th = &p->threads[t];
         const char **why = wmx_calloc((size_t)(th->ninstrs ? th->ninstrs : 1), sizeof *why);
@@ -233,7 +277,7 @@ int spin_to_await(wmx_program *p)
             if ((taken >= 0) == (fall >= 0))
                 continue;
             int s = taken >= 0 ? taken : fall;
-            const char *w = try_jump(p, t, j, taken >= 0, th->instrs[s].spin);
+            const char *w = try_jump(p, t, j, taken >= 0, th->instrs[s].spin, owner);
             if (w) {
                 if (!why[s])
                     why[s] = w;
@@ -260,5 +304,6 @@ int spin_to_await(wmx_program *p)
         free(why);
         free(reached);
     }
+    free(owner);
     return rewrites;
 }
