@@ -222,6 +222,50 @@ static wmx_program *explore_auto_unroll(cmd_ctx *ctx, const char *file, wmx_prog
     return owned;
 }
 
+/* Bugs hide at small bounds: with --timeout and no --unroll, a C program
+ * whose loops can be cut (`while (1) pthread_create(...)`, a spin loop) is
+ * first explored at --unroll 2 for a quarter of the time.  A violation
+ * found there is the answer (each execution there is a prefix of a real
+ * one); otherwise the run starts again at the default bound.  True when res
+ * holds the first pass's result (and *owned its program). */
+#define SMALL_BOUND 2
+static bool explore_small_bound_first(cmd_ctx *ctx, const char *file, wmx_program **owned,
+                                      const explore_opts *opts, explore_result *res)
+{
+    const wmx_program *p = *owned;
+    if (!p || !ctx->c_opts || ctx->c_opts->unroll_given || opts->timeout_s <= 0 || p->unroll <= SMALL_BOUND)
+        return false;
+    bool cut = false;
+    for (int t = 0; t < p->nthreads && !cut; t++)
+        for (int i = 0; i < p->threads[t].ninstrs && !cut; i++)
+            cut = p->threads[t].instrs[i].bound_cut;
+    if (!cut)
+        return false;
+    explore_opts first = *opts;
+    double spent = opts->started > 0 ? explore_now() - opts->started : 0;
+    first.timeout_s = spent + opts->timeout_s / 4;
+    if (first.timeout_s > opts->timeout_s)
+        return false;
+    cfront_opts small = *ctx->c_opts;
+    small.unroll = SMALL_BOUND;
+    wmx_error err = { 0 };
+    load_limits l = { ctx, &first, NULL };
+    wmx_stop stop = { load_should_stop, &l };
+    wmx_program *np = wmx_load_program_c(file, &small, &err, &stop);
+    if (!np)
+        return false;
+    explore_result r;
+    if (explore_run(np, &first, &r, &err) < 0 || r.nerrors == 0) {
+        explore_result_free(&r);
+        ir_program_free(np);
+        return false;
+    }
+    *res = r;
+    ir_program_free(*owned);
+    *owned = np;
+    return true;
+}
+
 /* A long batch run says how far it got on stderr when that is a terminal
  * (stdout may be a file): one line, redrawn twice a second after the first
  * second, erased before the report. */
@@ -398,9 +442,15 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
         opts.ud = &bprog;
     }
     int ran;
+    bool small_first = false;
     if (dump_wut) {
         odpor_ext ext = { .dump_dir = dump_wut };
         ran = explore_odpor_ex(p, &opts, &ext, &res, &err);
+    } else if (plp < 0 && !ctx->net && !ctx->explore_before && owned == p &&
+               explore_small_bound_first(ctx, file, &owned, &opts, &res)) {
+        ran = 0;
+        p = owned;
+        small_first = true;
     } else {
         ran = explore_run(p, &opts, &res, &err);
         if (ran == 0 && plp < 0) {
@@ -445,6 +495,11 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
         fprintf(fmt == FMT_TEXT ? ctx->out : ctx->err, "%s only (--nondet LO..HI widens it)\n",
                 p->nondet_nextra ? " (next to the constants they are compared with)" : "");
     }
+    if (small_first)
+        fprintf(fmt == FMT_TEXT ? ctx->out : ctx->err,
+                "%sfound by a first pass at --unroll %d, in a quarter of --timeout (loops that can go round "
+                "for ever are cut there; --unroll N explores at N alone)\n",
+                fmt == FMT_TEXT ? "Note: " : "wmx: note: ", SMALL_BOUND);
     if (!res.complete && fmt != FMT_TEXT)
         fprintf(ctx->err, "wmx: partial result: stopped: %s\n",
                 res.stop_text[0] ? res.stop_text : res.stop_reason ? res.stop_reason : "a limit");

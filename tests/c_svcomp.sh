@@ -354,5 +354,32 @@ sed -e 's/check(g != 41);//' "$tmp/nondet-sequence-false.c" > "$tmp/nondet-seque
 states=$("$WMX" explore "$tmp/nondet-sequence.c" --nondet 0..2 | sed -n 's/^States \([0-9]*\).*/\1/p')
 [ "$states" = 27 ] || bad "nondet-sequence: $states final states with --nondet 0..2, want 27 (3 inputs, 3 values each)"
 
+# a bug that needs two of the threads an endless loop creates: found by the
+# first pass at --unroll 2 (at the default bound, 8 threads, it was not
+# found in 30 s)
+task unbounded-creation-false false <<'EOF'
+int usecount, locked, flag1, release;
+void *opener(void *a) {
+  while (!release) ;
+  usecount = usecount + 1;
+  if (locked) return 0;
+  locked = 1; flag1 = 1;
+  return 0;
+}
+void *closer(void *a) {
+  usecount = 0; locked = 0; release = 1;
+  while (!flag1) ;
+  usecount = usecount - 1; locked = 0;
+  check(usecount == 0);
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, closer, 0);
+  while (1) pthread_create(&t, 0, opener, 0);
+}
+EOF
+grep -q 'first pass at --unroll 2' "$tmp/err" || bad "unbounded-creation-false: no note of the first pass at --unroll 2: $(head -c 300 "$tmp/err")"
+
 [ $fail = 0 ] && echo "c_svcomp: $n SV-COMP-style tasks give their verdicts"
 exit $fail
