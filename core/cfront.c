@@ -552,10 +552,10 @@ typedef struct cfront {
     struct { int obj, thread, copy; } *tls_copies;
     int ntls_copies;
     /* __VERIFIER_nondet_* reads: each call site read is a load of a cell of
-     * its own that the hidden thread `nondet` writes every other value of
-     * the domain to, so every explorer tries each value as a reads-from
-     * choice (a loop that reads one is copied per time round, not kept: each
-     * load runs at most once) */
+     * its own that a hidden thread writes every other value of the domain
+     * to (see add_nondet_thread), so every explorer tries each value as a
+     * reads-from choice (a loop that reads one is mostly copied per time
+     * round, so each load runs at most once) */
     struct { int var; wmx_val lo, hi; int nextra; wmx_val extra[NONDET_EXTRA_MAX]; } *nondets;
     int nnondets;
     long long nondet_lo, nondet_hi;
@@ -2950,6 +2950,21 @@ static int in_section(cfront *c)
  * drained before and after, as for a locked instruction sequence).
  * drop_trivial_sections then makes the sections of at most one access
  * plain fences. */
+/* Taking (begin) or giving back a section lock: a waiting cas 0 -> 1, an
+ * xchg of 0. */
+static ir_instr section_lock_instr(cfront *c, int var, int begin, wmx_srcloc loc)
+{
+    ir_instr in = ir_instr_init(begin ? I_CAS : I_XCHG, loc);
+    in.addr.var = var;
+    in.e1 = e_const(c, 0);
+    if (begin) {
+        in.blocking = true;
+        in.cmp = OP_EQ;
+        in.e2 = e_const(c, 1);
+    }
+    return in;
+}
+
 static void section_edge(cfront *c, int begin)
 {
     if (c->atomic_var < 0) {
@@ -2959,16 +2974,7 @@ static void section_edge(cfront *c, int begin)
             return;
         }
     }
-    ir_instr in = ir_instr_init(begin ? I_CAS : I_XCHG, (wmx_srcloc){ 0, 0, 0 });
-    in.addr.var = c->atomic_var;
-    if (begin) {
-        in.blocking = true;
-        in.cmp = OP_EQ;
-        in.e1 = e_const(c, 0);
-        in.e2 = e_const(c, 1);
-    } else {
-        in.e1 = e_const(c, 0);
-    }
+    ir_instr in = section_lock_instr(c, c->atomic_var, begin, (wmx_srcloc){ 0, 0, 0 });
     emit(c, &in, begin ? "(atomic section begins)" : "(atomic section ends)");
 }
 
@@ -3776,12 +3782,7 @@ static void split_section_locks(cfront *c)
     for (int changed = 1; changed;) {
         changed = 0;
         for (int s = 0; s < nsecs; s++) {
-            int t = secs[s].thread, count = 0, any = 0;
-            for (int v = 0; v < nvars0 && !any; v++)
-                any = !wrap[v] && cls[uf_find(vclass, v)] >= 0 && plain_thr[v] != -1 && plain_thr[v] != t;
-            if (!any)
-                continue;
-            count = secs[s].nptr;
+            int t = secs[s].thread, count = secs[s].nptr;
             for (int k = 0; k < secs[s].nvars; k++) {
                 int v = secs[s].vars[k];
                 count += !wrap[v] && plain_thr[v] != -1 && plain_thr[v] != t;
@@ -3860,16 +3861,9 @@ static void split_section_locks(cfront *c)
                 if (!any)
                     out[at] = in;
             } else if (x0 >= 0) {
-                ir_instr lk = ir_instr_init(I_CAS, in.loc);
-                lk.addr.var = lockof[x0];
-                lk.blocking = true;
-                lk.cmp = OP_EQ;
-                lk.e1 = e_const(c, 0);
-                lk.e2 = e_const(c, 1);
+                ir_instr lk = section_lock_instr(c, lockof[x0], 1, in.loc);
                 lk.text = in.text ? wmx_strdup(in.text) : NULL;
-                ir_instr ul = ir_instr_init(I_XCHG, in.loc);
-                ul.addr.var = lockof[x0];
-                ul.e1 = e_const(c, 0);
+                ir_instr ul = section_lock_instr(c, lockof[x0], 0, in.loc);
                 ul.text = in.text ? wmx_strdup(in.text) : NULL;
                 out[at] = lk;
                 out[at + 1] = in;
