@@ -533,6 +533,9 @@ typedef struct cfront {
     pending *work;
     int nwork, capwork;
     int path_done;
+    int faults;           /* addr_of gave a cell past its object's end: the
+                           * access emitted next stops its thread, so the
+                           * way ends there */
     LLVMValueRef here;    /* instruction being translated, for errors */
     /* joins not yet emitted: a join is only needed before the joiner's next
      * visible step, and a thread that ends after its joins needs none */
@@ -1820,14 +1823,22 @@ static struct srcfile *included_file(cfront *c, LLVMValueRef at)
             return NULL;
         }
     }
+    /* kept without a leading "./", and looked up so: clang names a header
+     * included from the working directory "./ring.h" (a miss here read
+     * the file again for every instruction: 2 minutes for SV-COMP's
+     * ring_2w1r) */
+    if (len > 2 && strncmp(name, "./", 2) == 0) {
+        name += 2;
+        len -= 2;
+    }
     for (int i = 0; i < c->nincs; i++)
-        if (strcmp(c->incs[i].name, name) == 0) {
+        if (strlen(c->incs[i].name) == len && strncmp(c->incs[i].name, name, len) == 0) {
             free(joined);
             return c->incs[i].same ? NULL : &c->incs[i];
         }
     c->incs = wmx_realloc(c->incs, (size_t)(c->nincs + 1) * sizeof *c->incs);
     struct srcfile *f = &c->incs[c->nincs++];
-    f->name = len > 2 && strncmp(name, "./", 2) == 0 ? wmx_strndup(name + 2, len - 2) : wmx_strndup(name, len);
+    f->name = wmx_strndup(name, len);
     free(joined);
     f->lines = NULL;
     f->nlines = 0;
@@ -1914,6 +1925,7 @@ static char *line_text(cfront *c, LLVMValueRef at)
 }
 
 static void flush_joins(cfront *c);
+static void end_path(cfront *c);
 
 static int emit(cfront *c, ir_instr *in, const char *text)
 {
@@ -1935,6 +1947,13 @@ static int emit(cfront *c, ir_instr *in, const char *text)
         c->visible = 1;
     int i = ir_add_instr(c->p, c->t, in);
     free(own);
+    if (c->faults && ir_is_visible(in) && in->kind != I_FENCE) {
+        /* `for (k = 0; k < n; k++) a[k]` copied per time round with n
+         * read at run time: it stops at a's end, not FOLD_ROUNDS_MAX
+         * times round (SV-COMP's ring_2w1r: 550 000 instructions) */
+        c->faults = 0;
+        end_path(c);
+    }
     return i;
 }
 
@@ -2277,6 +2296,9 @@ static ir_addr addr_of(cfront *c, cval v)
             a.index = v.off ? e_bin(c, OP_ADD, e_const(c, v.off), v.offx) : v.offx;
         else
             a.index = e_const(c, v.off);
+        const ir_expr *ix = &c->p->exprs[a.index];
+        if (ix->op == OP_CONST && (ix->value < 0 || ix->value >= c->objs[v.obj].ncells))
+            c->faults = 1;    /* gep_apply's index past the end, after a fork */
         return a;
     }
     a.ptr = e_of(c, v);
@@ -4898,7 +4920,8 @@ static void note_frozen_read(cfront *c)
  * fork the run makes it: an error.  After one, the way here may be one no
  * run takes (`for (i = 0; i < n; i++) pthread_join(t[i])` copied up to the
  * bound, past t's end, with n at most its length): a failing assertion
- * there, which only a run that does reach it reports. */
+ * there, which only a run that does reach it reports, and the end of the
+ * way. */
 static void out_of_bounds(cfront *c, LLVMValueRef in, cval p)
 {
     char text[200];
@@ -4908,6 +4931,11 @@ static void out_of_bounds(cfront *c, LLVMValueRef in, cval p)
         return;
     }
     emit_assert(c, e_const(c, 0), text);
+    /* the failed assertion stops the thread: nothing after it runs (a
+     * loop copied per time round with a known index, `for (k = 0; k < n;
+     * k++) a[k]` with n read at run time, stops at a's end instead of
+     * being copied FOLD_ROUNDS_MAX times) */
+    end_path(c);
 }
 
 static cval load_cell(cfront *c, cval p, LLVMValueRef in, int dst)
@@ -5384,6 +5412,7 @@ static void translate_thread(cfront *c, int id)
     F->counters = wmx_calloc(CTR_SLOTS * (size_t)(fi->nheaders ? fi->nheaders : 1), sizeof *F->counters);
     F->at = p_LLVMGetFirstInstruction(fi->blocks[0]);
     c->path_done = 0;
+    c->faults = 0;
     run_path(c);
     free_stack(c->stack, c->depth);
     while (c->nwork > 0 && !c->failed) {
@@ -5406,6 +5435,7 @@ static void translate_thread(cfront *c, int id)
         free(w.handle_objs);
         c->p->threads[c->t].instrs[w.jump].target = c->p->threads[c->t].ninstrs;
         c->path_done = 0;
+        c->faults = 0;
         enter_edge(c, w.from, w.to);
         run_path(c);
         free_stack(c->stack, c->depth);

@@ -15,13 +15,22 @@ static bool is_spin_block(const wmx_program *p, const ir_instr *in)
            p->exprs[in->e1].op == OP_CONST && p->exprs[in->e1].value == 0;
 }
 
+/* A spin assume whose test is not the constant false: PLP's "this time
+ * round changed nothing" (core/cfront.c), `assume(changed)`. */
+static bool is_spin_test(const wmx_program *p, const ir_instr *in)
+{
+    return in->kind == I_ASSUME && in->spin && !in->bound_cut && in->ends == IR_ENDS_NONE &&
+           in->e1 >= 0 && p->exprs[in->e1].op != OP_CONST;
+}
+
 /* The spin assume that instruction i reaches with nothing done on the way
- * (through unconditional jumps), or -1. */
-static int reaches_spin(const wmx_program *p, const ir_thread *th, int i)
+ * (through unconditional jumps), or -1; with `tested`, one of PLP's
+ * assume(changed) too. */
+static int reaches_spin(const wmx_program *p, const ir_thread *th, int i, bool tested)
 {
     for (int hops = 0; i >= 0 && i < th->ninstrs && hops < 16; hops++) {
         const ir_instr *in = &th->instrs[i];
-        if (is_spin_block(p, in))
+        if (tested ? is_spin_test(p, in) : is_spin_block(p, in))
             return i;
         if (in->kind == I_NOP)
             i++;
@@ -58,8 +67,10 @@ static bool is_truth(const wmx_program *p, int e, int depth)
 }
 
 /* The symbolic value of each register after the lets that follow the load:
- * env[r] = an expression over the registers as they were at the load, or
- * -1 for "unchanged". */
+ * env[r] = an expression over the registers as they were at the load, -1
+ * for "unchanged", or POISONED when a jump that skips lets makes it depend
+ * on the way taken. */
+enum { POISONED = -2 };
 typedef struct subst {
     wmx_program *p;
     int *env;
@@ -75,7 +86,9 @@ static int subst_expr(subst *s, int e)
     ir_expr x = s->p->exprs[e];
     int r = e;
     if (x.op == OP_REG) {
-        if (x.reg >= 0 && x.reg < s->nregs && s->env[x.reg] >= 0)
+        if (x.reg >= 0 && x.reg < s->nregs && s->env[x.reg] == POISONED)
+            r = -1;             /* its value depends on the way taken */
+        else if (x.reg >= 0 && x.reg < s->nregs && s->env[x.reg] >= 0)
             r = s->env[x.reg];
     } else if (x.a >= 0) {
         int a = subst_expr(s, x.a);
@@ -87,6 +100,11 @@ static int subst_expr(subst *s, int e)
     }
     s->depth--;
     return r;
+}
+
+static bool is_const_expr(const wmx_program *p, int e)
+{
+    return e >= 0 && p->exprs[e].op == OP_CONST;
 }
 
 static bool is_const(const wmx_program *p, int e, wmx_val v)
@@ -137,6 +155,164 @@ static bool as_comparison(wmx_program *p, int e, int loaded, ir_op *cmp, int *ot
     return false;
 }
 
+/* A jump at k inside the straight line k .. j that only skips lets: it goes
+ * forward to m (k < m <= j), or to lets elsewhere that jump back to such an
+ * m (LLVM's phi copies: `e` keeps 1 when a compare-exchange succeeded).
+ * Returns m, or -1; *side is where its lets elsewhere start (-1: none). */
+static int skip_lets(const ir_thread *th, int k, int j, int *side)
+{
+    const ir_instr *in = &th->instrs[k];
+    *side = -1;
+    if (in->kind != I_JUMP)
+        return -1;
+    int i = in->target;
+    if (i > k && i <= j)
+        return i;
+    *side = i;
+    for (int hops = 0; i >= 0 && i < th->ninstrs && hops < 64; hops++) {
+        const ir_instr *x = &th->instrs[i];
+        if (x->kind == I_LET || x->kind == I_NOP)
+            i++;
+        else if (x->kind == I_JUMP && x->e1 < 0 && x->target > k && x->target <= j)
+            return x->target;
+        else
+            return -1;
+    }
+    return -1;
+}
+
+static bool is_skip_jump(const ir_thread *th, int k, int j)
+{
+    int side;
+    return skip_lets(th, k, j, &side) >= 0;
+}
+
+static bool defines_reg(const ir_instr *in, int r)
+{
+    return in->dst == r || (in->kind == I_CAS && in->dst2 == r);
+}
+
+/* The value register r holds whenever instruction k is reached, when every
+ * way in sets it to the same constant (a backward search over the thread's
+ * jumps): PLP's "changed" flag, cleared at the head of its loop. */
+static bool reg_const_at(const wmx_program *p, const ir_thread *th, int k, int r, wmx_val *val)
+{
+    int n = th->ninstrs;
+    int *npred = wmx_calloc((size_t)n + 1, sizeof *npred);
+    for (int i = 0; i < n; i++) {
+        const ir_instr *in = &th->instrs[i];
+        bool falls = in->kind != I_HALT && !(in->kind == I_JUMP && in->e1 < 0);
+        if (falls && i + 1 < n)
+            npred[i + 2]++;
+        if (in->kind == I_JUMP && in->target >= 0 && in->target < n)
+            npred[in->target + 1]++;
+    }
+    for (int i = 0; i < n; i++)
+        npred[i + 1] += npred[i];
+    int *pred = wmx_malloc((size_t)(npred[n] ? npred[n] : 1) * sizeof *pred);
+    int *fill = wmx_malloc((size_t)(n ? n : 1) * sizeof *fill);
+    memcpy(fill, npred, (size_t)n * sizeof *fill);
+    for (int i = 0; i < n; i++) {
+        const ir_instr *in = &th->instrs[i];
+        bool falls = in->kind != I_HALT && !(in->kind == I_JUMP && in->e1 < 0);
+        if (falls && i + 1 < n)
+            pred[fill[i + 1]++] = i;
+        if (in->kind == I_JUMP && in->target >= 0 && in->target < n)
+            pred[fill[in->target]++] = i;
+    }
+    bool *seen = wmx_calloc((size_t)(n ? n : 1), sizeof *seen);
+    int *stack = wmx_malloc((size_t)(n ? n : 1) * sizeof *stack);
+    int top = 0;
+    bool ok = true, have = false;
+    stack[top++] = k;
+    seen[k] = true;
+    while (ok && top > 0) {
+        int at = stack[--top];
+        if (at == 0) {      /* the thread's start */
+            wmx_val v = th->reg_init ? th->reg_init[r] : 0;
+            ok = !have || v == *val;
+            *val = v;
+            have = true;
+        }
+        for (int e = npred[at]; ok && e < npred[at + 1]; e++) {
+            int q = pred[e];
+            const ir_instr *in = &th->instrs[q];
+            if (defines_reg(in, r)) {
+                if (in->kind != I_LET || in->e1 < 0 || p->exprs[in->e1].op != OP_CONST) {
+                    ok = false;
+                } else {
+                    wmx_val v = p->exprs[in->e1].value;
+                    ok = !have || v == *val;
+                    *val = v;
+                    have = true;
+                }
+            } else if (!seen[q]) {
+                seen[q] = true;
+                stack[top++] = q;
+            }
+        }
+    }
+    free(npred);
+    free(pred);
+    free(fill);
+    free(seen);
+    free(stack);
+    return ok && have;
+}
+
+/* e with every register but `keep` that is a constant at instruction k
+ * replaced by it, and constant parts folded (`0 || c` is c, `1 && c` is
+ * c != 0): PLP's `changed || (v != 1)` with changed still 0. */
+static int fold_at(wmx_program *p, const ir_thread *th, int k, int e, int keep, int depth)
+{
+    if (e < 0 || depth > 64)
+        return -1;
+    ir_expr x = p->exprs[e];
+    if (x.op == OP_CONST || x.op == OP_ADDR)
+        return e;
+    if (x.op == OP_REG) {
+        wmx_val v = 0;
+        if (x.reg != keep && reg_const_at(p, th, k, x.reg, &v))
+            return ir_const(p, v);
+        return e;
+    }
+    int a = fold_at(p, th, k, x.a, keep, depth + 1);
+    int b = x.b >= 0 ? fold_at(p, th, k, x.b, keep, depth + 1) : -1;
+    if (a < 0 || (x.b >= 0 && b < 0))
+        return -1;
+    bool ca = p->exprs[a].op == OP_CONST, cb = b >= 0 && p->exprs[b].op == OP_CONST;
+    if (x.op == OP_LOR || x.op == OP_LAND) {
+        int c = ca ? a : cb ? b : -1, other = ca ? b : a;
+        if (c >= 0 && !(ca && cb)) {
+            bool nonzero = p->exprs[c].value != 0;
+            if (nonzero == (x.op == OP_LOR))
+                return ir_const(p, nonzero);
+            return is_truth(p, other, 0) ? other : ir_binop(p, OP_NE, other, ir_const(p, 0));
+        }
+    }
+    int r = (a == x.a && b == x.b) ? e : x.b >= 0 ? ir_binop(p, x.op, a, b) : ir_unop(p, x.op, a);
+    if (ca && (x.b < 0 || cb)) {
+        bool fault = false;
+        wmx_val v = ir_eval(p, r, NULL, &fault);
+        if (!fault)
+            return ir_const(p, v);
+    }
+    return r;
+}
+
+/* Whether {v : v ca a} is a subset of {v : v cb b}: both sets change only
+ * at a and b, so the points around them and the two ends decide it. */
+static bool cmp_subset(ir_op ca, wmx_val a, ir_op cb, wmx_val b)
+{
+    wmx_val pts[] = { INT64_MIN, INT64_MAX, a, b,
+                      (wmx_val)((uint64_t)a - 1), (wmx_val)((uint64_t)a + 1),
+                      (wmx_val)((uint64_t)b - 1), (wmx_val)((uint64_t)b + 1) };
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++)
+        if (ir_cmp_holds(ca, pts[i], a) && !ir_cmp_holds(cb, pts[i], b))
+            return false;
+    return true;
+}
+
 static void set_text(ir_instr *in, const char *text)
 {
     free(in->text);
@@ -154,14 +330,15 @@ static bool private_access(const wmx_program *p, const ir_instr *in, const int *
            owner[in->addr.var] == t;
 }
 
-static const char *try_jump(wmx_program *p, int t, int j, bool block_when_true, bool spin, const int *owner)
+static const char *try_jump(wmx_program *p, int t, int j, bool block_when_true, bool spin, const int *owner,
+                            int spin_test)
 {
     ir_thread *th = &p->threads[t];
     int k = j - 1, ended = 0;
     /* (an abort may test the read after its section ended, through a
      * variable only this thread touches: pthread-wmm's `__VERIFIER_atomic_begin();
      * g = cnt == 3; __VERIFIER_atomic_end(); if (!g) abort();`) */
-    while (k >= 0 && (th->instrs[k].kind == I_LET ||
+    while (k >= 0 && (th->instrs[k].kind == I_LET || is_skip_jump(th, k, j) ||
                       (!spin && (th->instrs[k].kind == I_NOP || th->instrs[k].kind == I_FENCE ||
                                  private_access(p, &th->instrs[k], owner, t))) ||
                       (!spin && !ended && is_section_end(p, &th->instrs[k]) && (ended = 1))))
@@ -182,10 +359,14 @@ static const char *try_jump(wmx_program *p, int t, int j, bool block_when_true, 
             strcmp(p->vars[lk->addr.var].name, "$atomic") != 0)
             return "not in an atomic section";
     }
-    if (rd->kind != I_LOAD && rd->kind != I_XCHG)
+    /* a compare-exchange whose failure goes round again (a lock's try) */
+    bool cas = rd->kind == I_CAS && !rd->blocking && !rd->writes_back;
+    if (rd->kind != I_LOAD && rd->kind != I_XCHG && !cas)
         return rd->kind == I_AWAIT ? NULL : "its exit test is not decided by one load";
     if (rd->dst < 0)
         return "its exit test does not use the value read";
+    if (cas && (ir_expr_uses(p, rd->e1, rd->dst) || (rd->dst2 >= 0 && ir_expr_uses(p, rd->e1, rd->dst2))))
+        return "its compare-exchange compares with what it read";
     /* a __VERIFIER_nondet value (a cell of its own, core/cfront.c): its
      * runs that abort stay aborted runs, as the user wrote them */
     if (rd->addr.var >= 0 && strncmp(p->vars[rd->addr.var].name, "$nondet.", 8) == 0)
@@ -193,10 +374,35 @@ static const char *try_jump(wmx_program *p, int t, int j, bool block_when_true, 
     subst s = { p, wmx_malloc((size_t)(th->nregs ? th->nregs : 1) * sizeof(int)), th->nregs, rd->dst, 0 };
     for (int r = 0; r < th->nregs; r++)
         s.env[r] = -1;
+    if (cas && rd->dst2 >= 0 && rd->dst2 < th->nregs)   /* its success flag */
+        s.env[rd->dst2] = ir_binop(p, OP_EQ, ir_reg(p, rd->dst), rd->e1);
     const char *why = NULL;
     int *stored = NULL;          /* per variable: the expression stored there, or -1 */
     for (int i = k + 1; i < j && !why; i++) {
         const ir_instr *let = &th->instrs[i];
+        int side, m = let->kind == I_JUMP ? skip_lets(th, i, j, &side) : -1;
+        if (m >= 0) {
+            /* both ways meet at m: what the lets between set depends on
+             * the way taken */
+            for (int a = i + 1; a < m && !why; a++)
+                if (th->instrs[a].kind != I_LET && th->instrs[a].kind != I_NOP)
+                    why = "it skips more than lets";
+            for (int pass = 0; pass < 2 && !why; pass++) {
+                int a = pass ? side : i + 1, hops = 0;
+                while (a >= 0 && a < th->ninstrs && (pass || a < m) && hops++ < 64) {
+                    const ir_instr *x = &th->instrs[a];
+                    if (x->kind == I_JUMP)
+                        break;
+                    if (x->kind == I_LET && x->dst == rd->dst)
+                        why = "it overwrites the value it read";
+                    else if (x->kind == I_LET && x->dst >= 0 && x->dst < th->nregs)
+                        s.env[x->dst] = POISONED;
+                    a++;
+                }
+            }
+            i = m - 1;
+            continue;
+        }
         if (let->kind == I_LOAD && let->dst == rd->dst) {
             why = "it overwrites the value it read";
         } else if (let->kind == I_STORE || let->kind == I_LOAD) {
@@ -231,13 +437,40 @@ static const char *try_jump(wmx_program *p, int t, int j, bool block_when_true, 
         if (cond < 0 || !as_comparison(p, cond, rd->dst, &cmp, &other))
             why = "its exit test is not a comparison of the value read with registers and constants";
     }
+    /* the read passes when the loop is left */
+    ir_op pass = block_when_true ? ir_cmp_negate(cmp) : cmp;
+    if (!why && spin_test >= 0) {
+        /* PLP's assume(changed): the run blocks when the branch is taken
+         * and nothing changed, so the read passes when it leaves the loop
+         * or changes something; one comparison must say both */
+        int test = subst_expr(&s, spin_test);
+        test = test < 0 ? -1 : fold_at(p, th, k, test, rd->dst, 0);
+        ir_op tcmp;
+        int tother;
+        if (test < 0)
+            why = "its spin test is too deep";
+        else if (p->exprs[test].op == OP_CONST)
+            why = p->exprs[test].value ? "every time round changes something" : NULL;
+        else if (!as_comparison(p, test, rd->dst, &tcmp, &tother) || !is_const_expr(p, other) ||
+                 !is_const_expr(p, tother))
+            why = "what it changes is not a comparison of the value read with constants";
+        else if (cmp_subset(pass, p->exprs[other].value, tcmp, p->exprs[tother].value)) {
+            pass = tcmp;
+            other = tother;
+        } else if (!cmp_subset(tcmp, p->exprs[tother].value, pass, p->exprs[other].value))
+            why = "leaving the loop and changing something are not one comparison";
+    }
+    if (!why && cas && !(pass == OP_EQ && is_const_expr(p, other) && is_const_expr(p, rd->e1) &&
+                         p->exprs[other].value == p->exprs[rd->e1].value))
+        why = "its compare-exchange would pass without succeeding";
     free(s.env);
     free(stored);
     if (why)
         return why;
-    /* the read passes when the loop is left */
-    ir_op pass = block_when_true ? ir_cmp_negate(cmp) : cmp;
-    if (rd->kind == I_LOAD) {
+    if (cas) {
+        rd->blocking = true;      /* a lock: enabled only when it succeeds */
+        rd->cmp = OP_EQ;
+    } else if (rd->kind == I_LOAD) {
         rd->kind = I_AWAIT;
         rd->cmp = pass;
         rd->e1 = other;
@@ -268,16 +501,28 @@ int spin_to_await(wmx_program *p)
             if (in->kind != I_JUMP)
                 continue;
             if (in->e1 < 0) {
-                int s = reaches_spin(p, th, in->target);
+                int s = reaches_spin(p, th, in->target, false);
                 if (s >= 0 && !why[s] && !reached[s])
                     why[s] = "it is entered with no exit test";
                 continue;
             }
-            int taken = reaches_spin(p, th, in->target), fall = reaches_spin(p, th, j + 1);
+            int taken = reaches_spin(p, th, in->target, false), fall = reaches_spin(p, th, j + 1, false);
+            if (taken < 0 && fall < 0) {
+                /* a way to PLP's assume(changed): the read can wait for
+                 * what leaves the loop or changes something */
+                taken = reaches_spin(p, th, in->target, true);
+                fall = reaches_spin(p, th, j + 1, true);
+                if ((taken >= 0) != (fall >= 0)) {
+                    int s = taken >= 0 ? taken : fall;
+                    if (!try_jump(p, t, j, taken >= 0, true, owner, th->instrs[s].e1))
+                        rewrites++;
+                }
+                continue;
+            }
             if ((taken >= 0) == (fall >= 0))
                 continue;
             int s = taken >= 0 ? taken : fall;
-            const char *w = try_jump(p, t, j, taken >= 0, th->instrs[s].spin, owner);
+            const char *w = try_jump(p, t, j, taken >= 0, th->instrs[s].spin, owner, -1);
             if (w) {
                 if (!why[s])
                     why[s] = w;

@@ -13,6 +13,11 @@
  * assume(false)); those are rewritten only where an SV-COMP atomic section
  * begins (`if (!(m == 0)) abort(); m = 1;`), so that elsewhere an aborted
  * run stays one, with its reason.
+ * A branch to PLP's assume(changed) (a time round that changed nothing
+ * blocks) is rewritten too when the exchange or compare-exchange before it
+ * decides both the branch and the flag: a test-and-test-and-set lock's
+ * exchange then waits for a value other than the one it writes, and a
+ * compare-exchange lock's try waits until it succeeds.
  */
 #ifndef WMX_SPIN_AWAIT_H
 #define WMX_SPIN_AWAIT_H

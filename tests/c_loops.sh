@@ -213,5 +213,45 @@ secs=$(( $(date +%s) - start ))
 if [ "$n8" = "$n500" ] && [ "$secs" -le 5 ]; then ok; else
     bad "nested.c: $n8 IR lines at --unroll 8, $n500 at --unroll 500 (${secs}s)"; fi
 
+# a loop copied per time round because it indexes a local array with its
+# counter (`read[k]`), whose bound is read at run time: it stops at the
+# array's end (the access past it fails there), not after FOLD_ROUNDS_MAX
+# (1024) copies; a header included from the working directory ("./ring.h"
+# in clang's debug info) is read once (SV-COMP's ring_2w1r: 550 000 IR
+# lines and 2 minutes, now 5000 and 0.4 s)
+mkdir -p "$tmp/inc"
+cat > "$tmp/inc/ring.h" <<'EOF'
+long q;
+static void check(int *read, long val)
+{
+    for (int k = 0; k < val; ++k)
+        assert(read[k] <= 2);
+}
+EOF
+cat > "$tmp/inc/ring.c" <<'EOF'
+#include <pthread.h>
+#include <assert.h>
+#include "ring.h"
+void *reader(void *arg)
+{
+    int read[8] = { 0 };
+    for (long i = 0; i < 16; i++) {
+        long val = q;
+        ++read[val - 1];
+        check(read, val);
+    }
+    return 0;
+}
+int main(void) { pthread_t t; pthread_create(&t, 0, reader, 0); q = 1; return 0; }
+EOF
+start=$(date +%s)
+lines=$(cd "$tmp/inc" && timeout 60 "$WMX" transform ring.c | wc -l)
+secs=$(( $(date +%s) - start ))
+if [ "$lines" -gt 100 ] && [ "$lines" -le 6000 ] && [ "$secs" -le 5 ]; then ok; else
+    bad "ring.c: $lines IR lines in ${secs}s, want at most 6000 lines (a copy per time round up to read's end) in 5 s"; fi
+(cd "$tmp/inc" && "$WMX" explore ring.c --model sc --json) > "$tmp/ring.json" 2>&1; rc=$?
+if [ "$rc" = 1 ] && grep -q '"traces": [1-9]' "$tmp/ring.json"; then ok; else
+    bad "ring.c: rc=$rc, want 1 (q = 1 twice over makes read[0] 3: the assertion fails)"; fi
+
 echo "c_loops: $checks checks passed"
 [ $fail = 0 ]

@@ -36,7 +36,7 @@ gap() {
 # one waiting shape, appended to $C
 shape() {
     pick_var; X=$V
-    rnd 6
+    rnd 8
     case $R in
     0) gap; rnd 2; C="$C e = atomic_load(&$X);$G while (!atomic_compare_exchange_strong(&$X, &e, e + $((R + 1)))) ;" ;;
     1) rnd 3; k=$R; rnd 2
@@ -47,6 +47,13 @@ shape() {
        if [ "$R" = 0 ]; then C="$C while (atomic_load(&$X) == $k) atomic_thread_fence(memory_order_seq_cst);"
        else C="$C while (atomic_load(&$X) == $k) ;"; fi ;;
     4) C="$C while (atomic_exchange(&$X, 1) == 1) ;" ;;
+    5) # a test-and-test-and-set lock: wait, then exchange; round again on k2
+       rnd 3; k=$R; rnd 3; v=$R; rnd 3; k2=$R
+       C="$C for (;;) { while (atomic_load(&$X) == $k) ; if (atomic_exchange(&$X, $v) != $k2) break; }" ;;
+    6) # a compare-exchange lock after a wait (expected value reset, or not)
+       rnd 3; k=$R; rnd 3; v=$R; rnd 2
+       if [ "$R" = 0 ]; then C="$C do { while (atomic_load(&$X) != $k) ; e = $k; } while (!atomic_compare_exchange_strong(&$X, &e, $v));"
+       else C="$C e = $k; for (;;) { while (atomic_load(&$X) != $k) ; if (atomic_compare_exchange_strong(&$X, &e, $v)) break; }"; fi ;;
     *) pick_var; rnd 3; C="$C atomic_store(&$V, $((R + 1)));" ;;
     esac
 }
@@ -72,11 +79,11 @@ gen() {
 i=0; runs=0; plain=0; optioned=0
 while [ $i -lt $nprog ]; do
     gen
-    same_states_with --no-spin-assume c_spin $i "with the spin rules and without"
+    same_states_with "--no-spin-assume --no-plp" c_spin $i "with the spin rules and without"
     i=$((i + 1))
 done
 with=$plain; without=$optioned
 [ "$with" -lt "$without" ] || bad "the spin rules blocked nothing: $with complete executions with them, $without without"
 
-[ "$fail" = 0 ] && echo "c_spin: $runs runs ($nprog random programs x sc/tso/pso): the same states with the spin rules ($with complete executions) as with --no-spin-assume ($without)"
+[ "$fail" = 0 ] && echo "c_spin: $runs runs ($nprog random programs x sc/tso/pso): the same states with the spin rules ($with complete executions) as with --no-spin-assume --no-plp ($without)"
 exit $fail
