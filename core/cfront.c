@@ -153,6 +153,9 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
     X(LLVMArrayType) \
     X(LLVMConstIntGetSExtValue) \
     X(LLVMConstIntGetZExtValue) \
+    X(LLVMConstRealGetDouble) \
+    X(LLVMIsAConstantFP) \
+    X(LLVMGetFCmpPredicate) \
     X(LLVMContextCreate) \
     X(LLVMContextDispose) \
     X(LLVMCountBasicBlocks) \
@@ -693,6 +696,8 @@ static int type_cells(cfront *c, LLVMTypeRef t)
     switch (p_LLVMGetTypeKind(t)) {
     case LLVMIntegerTypeKind:
     case LLVMPointerTypeKind:
+    case LLVMDoubleTypeKind:
+    case LLVMFloatTypeKind:
         return 1;
     case LLVMArrayTypeKind: {
         int e = type_cells(c, p_LLVMGetElementType(t));
@@ -714,11 +719,20 @@ static const struct_cells *struct_layout(cfront *c, LLVMTypeRef t)
     struct_cells l = { .cells = -1 };
     const char *n = p_LLVMGetStructName(t);
     unsigned k = p_LLVMCountStructElementTypes(t);
+    /* a union LLVM lays out as one member and padding bytes (glibc's
+     * pthread_attr_t: { i64, [48 x i8] }): its cells are that member's
+     * and the padding's, as a struct's (the other members alias them byte
+     * for byte) */
+    bool padded_union = n && strncmp(n, "union.", 6) == 0 && k > 1;
+    for (unsigned i = 1; i < k && padded_union; i++) {
+        LLVMTypeRef ft = p_LLVMStructGetTypeAtIndex(t, i);
+        padded_union = p_LLVMGetTypeKind(ft) == LLVMArrayTypeKind &&
+                       p_LLVMGetTypeKind(p_LLVMGetElementType(ft)) == LLVMIntegerTypeKind &&
+                       p_LLVMGetIntTypeWidth(p_LLVMGetElementType(ft)) == 8;
+    }
     if (is_mutex_type(t)) {
         l.cells = 1;
-    } else if (!(n && strncmp(n, "union.", 6) == 0 && k != 1)) {
-        /* a union LLVM lays out as one member and no padding: its cells
-         * are that member's (the others alias it byte for byte) */
+    } else if (!(n && strncmp(n, "union.", 6) == 0 && k != 1) || padded_union) {
         l.first = wmx_malloc(((size_t)k + 1) * sizeof *l.first);
         long s = 0;
         unsigned i = 0;
@@ -799,6 +813,8 @@ static int byte_to_cell(cfront *c, LLVMTypeRef t, long byte)
     switch (p_LLVMGetTypeKind(t)) {
     case LLVMIntegerTypeKind:
     case LLVMPointerTypeKind:
+    case LLVMDoubleTypeKind:
+    case LLVMFloatTypeKind:
         return byte == 0 ? 0 : -1;
     case LLVMArrayTypeKind: {
         LLVMTypeRef e = p_LLVMGetElementType(t);
@@ -846,6 +862,13 @@ static long cell_to_byte(cfront *c, LLVMTypeRef t, int cell)
     default:
         return cell == 0 ? 0 : -1;
     }
+}
+
+/* C's double and float: values held as a double's 64 bits (ir.h) */
+static int is_float_type(LLVMTypeRef t)
+{
+    LLVMTypeKind k = p_LLVMGetTypeKind(t);
+    return k == LLVMDoubleTypeKind || k == LLVMFloatTypeKind;
 }
 
 static int int_width(LLVMTypeRef t)
@@ -1010,7 +1033,7 @@ static void const_fill(cfront *c, LLVMValueRef k, LLVMTypeRef t, cval *cells, in
         return;
     }
     LLVMTypeKind kind = p_LLVMGetTypeKind(t);
-    if (kind == LLVMIntegerTypeKind || kind == LLVMPointerTypeKind) {
+    if (kind == LLVMIntegerTypeKind || kind == LLVMPointerTypeKind || is_float_type(t)) {
         cells[(*off)++] = const_val(c, k);
         return;
     }
@@ -2009,6 +2032,14 @@ static int tls_copy(cfront *c, int o)
 
 static cval const_val(cfront *c, LLVMValueRef v)
 {
+    if (is_float_type(p_LLVMTypeOf(v)) && p_LLVMIsAConstantFP(v)) {
+        /* a double's bits (a float's value as a double: exact) */
+        LLVMBool loses = 0;
+        double d = p_LLVMConstRealGetDouble(v, &loses);
+        wmx_val bits;
+        memcpy(&bits, &d, sizeof bits);
+        return cv_const(bits);
+    }
     if (p_LLVMIsAConstantInt(v)) {
         int w = int_width(p_LLVMTypeOf(v));
         return cv_const(w == 1 ? (wmx_val)p_LLVMConstIntGetZExtValue(v) : sext_w(p_LLVMConstIntGetSExtValue(v), w));
@@ -4053,6 +4084,27 @@ static void do_call(cfront *c, LLVMValueRef in)
         set_val(c, in, cv_const(0));
         return;
     }
+    if (strncmp(n, "llvm.fmuladd.", 13) == 0 || strncmp(n, "llvm.fabs.", 10) == 0 ||
+        strcmp(n, "fabs") == 0 || strcmp(n, "fabsf") == 0) {
+        /* a * b + c, rounded twice (LLVM lets fmuladd be either), and |a| */
+        cval a = val(c, p_LLVMGetOperand(in, 0));
+        int e, to_float = p_LLVMGetTypeKind(p_LLVMTypeOf(in)) == LLVMFloatTypeKind;
+        if (n[0] == 'f' || strncmp(n, "llvm.fabs.", 10) == 0) {
+            int ea = e_of(c, a);
+            e = e_bin(c, OP_ADD, ea, e_bin(c, OP_MUL, e_bin(c, OP_FLT, ea, e_const(c, 0)),
+                                           e_bin(c, OP_SUB, ir_unop(c->p, OP_FNEG, ea), ea)));
+        } else {
+            cval b = val(c, p_LLVMGetOperand(in, 1)), d = val(c, p_LLVMGetOperand(in, 2));
+            int m = e_bin(c, OP_FMUL, e_of(c, a), e_of(c, b));
+            if (to_float)
+                m = ir_unop(c->p, OP_F32, m);
+            e = e_bin(c, OP_FADD, m, e_of(c, d));
+        }
+        if (to_float)
+            e = ir_unop(c->p, OP_F32, e);
+        define(c, in, e);
+        return;
+    }
     if (strcmp(n, "abort") == 0 || strcmp(n, "exit") == 0 || strcmp(n, "_exit") == 0 || strcmp(n, "_Exit") == 0) {
         /* SV-COMP: abort() ends the run silently (a blocked run, reason
          * abort); exit() ends the whole program there (a complete run) */
@@ -4797,6 +4849,91 @@ static void do_binop(cfront *c, LLVMValueRef in, LLVMOpcode op)
     define(c, in, e);
 }
 
+/* C's double and float arithmetic, comparisons and conversions (values
+ * held as a double's bits; a float result is rounded to float, which for
+ * + - * / gives the float operation's own result) */
+static void do_float(cfront *c, LLVMValueRef in, LLVMOpcode op)
+{
+    LLVMTypeRef rt = p_LLVMTypeOf(in);
+    int to_float = p_LLVMGetTypeKind(rt) == LLVMFloatTypeKind;
+    cval a = val(c, p_LLVMGetOperand(in, 0));
+    int unary = op != LLVMFAdd && op != LLVMFSub && op != LLVMFMul && op != LLVMFDiv && op != LLVMFCmp;
+    cval b = unary ? cv_const(0) : val(c, p_LLVMGetOperand(in, 1));
+    if ((a.kind != CV_CONST && a.kind != CV_REG) || (b.kind != CV_CONST && b.kind != CV_REG)) {
+        fail(c, in, "unsupported: floating-point arithmetic on an address");
+        return;
+    }
+    int ea = e_of(c, a), eb = e_of(c, b), e = -1;
+    LLVMTypeRef st = p_LLVMTypeOf(p_LLVMGetOperand(in, 0));
+    int ws = p_LLVMGetTypeKind(st) == LLVMIntegerTypeKind ? (int)p_LLVMGetIntTypeWidth(st) : 64;
+    switch (op) {
+    case LLVMFAdd: e = e_bin(c, OP_FADD, ea, eb); break;
+    case LLVMFSub: e = e_bin(c, OP_FSUB, ea, eb); break;
+    case LLVMFMul: e = e_bin(c, OP_FMUL, ea, eb); break;
+    case LLVMFDiv: e = e_bin(c, OP_FDIV, ea, eb); break;
+    case LLVMFNeg: e = ir_unop(c->p, OP_FNEG, ea); break;
+    case LLVMSIToFP: e = ir_unop(c->p, OP_ITOF, ws == 1 ? e_bin(c, OP_AND, ea, e_const(c, 1)) : ea); break;
+    case LLVMUIToFP: e = ir_unop(c->p, ws >= 64 ? OP_UTOF : OP_ITOF, e_zext(c, ea, ws)); break;
+    case LLVMFPExt: e = ea; break;
+    case LLVMFPTrunc: e = ir_unop(c->p, OP_F32, ea); to_float = 0; break;
+    case LLVMFPToSI:
+    case LLVMFPToUI: {
+        int wd = int_width(rt);
+        e = ir_unop(c->p, op == LLVMFPToUI && wd >= 64 ? OP_FTOU : OP_FTOI, ea);
+        e = e_norm(c, e, wd);
+        to_float = 0;
+        break;
+    }
+    case LLVMFCmp: {
+        /* the unordered predicates are the ordered ones' negations */
+        ir_op cmp = OP_FEQ;
+        int negate = 0, always = -1;
+        switch (p_LLVMGetFCmpPredicate(in)) {
+        case LLVMRealOEQ: cmp = OP_FEQ; break;
+        case LLVMRealOGT: cmp = OP_FGT; break;
+        case LLVMRealOGE: cmp = OP_FGE; break;
+        case LLVMRealOLT: cmp = OP_FLT; break;
+        case LLVMRealOLE: cmp = OP_FLE; break;
+        case LLVMRealONE: cmp = OP_FNE; break;
+        case LLVMRealUEQ: cmp = OP_FNE; negate = 1; break;
+        case LLVMRealUGT: cmp = OP_FLE; negate = 1; break;
+        case LLVMRealUGE: cmp = OP_FLT; negate = 1; break;
+        case LLVMRealULT: cmp = OP_FGE; negate = 1; break;
+        case LLVMRealULE: cmp = OP_FGT; negate = 1; break;
+        case LLVMRealUNE: cmp = OP_FEQ; negate = 1; break;
+        case LLVMRealPredicateFalse: always = 0; break;
+        case LLVMRealPredicateTrue: always = 1; break;
+        case LLVMRealORD: case LLVMRealUNO:
+            /* ordered: neither is a NaN (x == x) */
+            e = e_bin(c, OP_LAND, e_bin(c, OP_FEQ, ea, ea), e_bin(c, OP_FEQ, eb, eb));
+            if (p_LLVMGetFCmpPredicate(in) == LLVMRealUNO)
+                e = ir_unop(c->p, OP_NOT, e);
+            break;
+        }
+        if (always >= 0)
+            e = e_const(c, always);
+        else if (e < 0)
+            e = negate ? ir_unop(c->p, OP_NOT, e_bin(c, cmp, ea, eb)) : e_bin(c, cmp, ea, eb);
+        to_float = 0;
+        break;
+    }
+    default:
+        fail(c, in, "unsupported: this floating-point operation");
+        return;
+    }
+    if (to_float)
+        e = ir_unop(c->p, OP_F32, e);
+    if (a.kind == CV_CONST && b.kind == CV_CONST) {
+        bool fault = false;
+        wmx_val v = ir_eval(c->p, e, NULL, &fault);
+        if (!fault) {
+            set_val(c, in, cv_const(v));
+            return;
+        }
+    }
+    define(c, in, e);
+}
+
 static void do_icmp(cfront *c, LLVMValueRef in)
 {
     LLVMIntPredicate pr = p_LLVMGetICmpPredicate(in);
@@ -4967,8 +5104,8 @@ static void do_load(cfront *c, LLVMValueRef in)
 {
     cval p = val(c, p_LLVMGetOperand(in, 0));
     LLVMTypeKind tk = p_LLVMGetTypeKind(p_LLVMTypeOf(in));
-    if (tk != LLVMIntegerTypeKind && tk != LLVMPointerTypeKind) {
-        fail(c, in, "unsupported: a load of this type (only integers and pointers)");
+    if (tk != LLVMIntegerTypeKind && tk != LLVMPointerTypeKind && !is_float_type(p_LLVMTypeOf(in))) {
+        fail(c, in, "unsupported: a load of this type (only integers, pointers, double and float)");
         return;
     }
     set_val(c, in, load_cell(c, p, in, -1));
@@ -5020,8 +5157,8 @@ static void do_store(cfront *c, LLVMValueRef in)
     cval v = val(c, p_LLVMGetOperand(in, 0));
     cval p = val(c, p_LLVMGetOperand(in, 1));
     LLVMTypeKind tk = p_LLVMGetTypeKind(p_LLVMTypeOf(p_LLVMGetOperand(in, 0)));
-    if (tk != LLVMIntegerTypeKind && tk != LLVMPointerTypeKind) {
-        fail(c, in, "unsupported: a store of this type (only integers and pointers)");
+    if (tk != LLVMIntegerTypeKind && tk != LLVMPointerTypeKind && !is_float_type(p_LLVMTypeOf(p_LLVMGetOperand(in, 0)))) {
+        fail(c, in, "unsupported: a store of this type (only integers, pointers, double and float)");
         return;
     }
     if (!store_cell(c, p, v, in))
@@ -5308,6 +5445,10 @@ static void step(cfront *c)
         do_binop(c, in, op);
         break;
     case LLVMICmp: do_icmp(c, in); break;
+    case LLVMFAdd: case LLVMFSub: case LLVMFMul: case LLVMFDiv: case LLVMFNeg: case LLVMFCmp:
+    case LLVMSIToFP: case LLVMUIToFP: case LLVMFPToSI: case LLVMFPToUI: case LLVMFPExt: case LLVMFPTrunc:
+        do_float(c, in, op);
+        break;
     case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMBitCast: case LLVMPtrToInt: case LLVMIntToPtr:
     case LLVMAddrSpaceCast: case LLVMFreeze:
         do_cast(c, in, op);

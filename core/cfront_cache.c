@@ -463,12 +463,12 @@ static bool program_valid(const wmx_program *p)
             return false;
     }
     /* expressions, bottom up: the highest register each one reads */
-    static const int max_op = OP_UREM;
+    static const int max_op = OP_F32;
     int *maxreg = wmx_malloc((size_t)(p->nexprs ? p->nexprs : 1) * sizeof *maxreg);
     bool ok = true;
     for (int e = 0; e < p->nexprs && ok; e++) {
         const ir_expr *x = &p->exprs[e];
-        int unary = x->op == OP_NEG || x->op == OP_NOT || x->op == OP_BNOT;
+        int unary = x->op <= max_op && ir_op_is_unary(x->op);
         int leaf = x->op == OP_CONST || x->op == OP_REG || x->op == OP_ADDR;
         ok = in_range((int)x->op, 0, max_op + 1) &&
              (leaf ? x->a == -1 : in_range(x->a, 0, e)) &&

@@ -243,6 +243,66 @@ bool ir_cmp_holds(ir_op op, wmx_val a, wmx_val b)
     }
 }
 
+static double as_double(wmx_val v)
+{
+    double d;
+    memcpy(&d, &v, sizeof d);
+    return d;
+}
+
+static wmx_val from_double(double d)
+{
+    wmx_val v;
+    memcpy(&v, &d, sizeof v);
+    return v;
+}
+
+/* C's conversions, with what C leaves undefined (NaN, out of range) made
+ * total: NaN is 0, and a value past the ends gives the end. */
+static wmx_val float_unary(ir_op op, wmx_val a)
+{
+    double d = as_double(a);
+    switch (op) {
+    case OP_FNEG: return from_double(-d);
+    case OP_ITOF: return from_double((double)a);
+    case OP_UTOF: return from_double((double)(uint64_t)a);
+    case OP_F32:  return from_double((double)(float)d);
+    case OP_FTOI:
+        if (d != d)
+            return 0;
+        if (d >= 9223372036854775808.0)
+            return INT64_MAX;
+        if (d <= -9223372036854775808.0)
+            return INT64_MIN;
+        return (wmx_val)d;
+    case OP_FTOU:
+        if (d != d || d <= 0)
+            return 0;
+        if (d >= 18446744073709551616.0)
+            return (wmx_val)UINT64_MAX;
+        return (wmx_val)(uint64_t)d;
+    default:      return 0;
+    }
+}
+
+static wmx_val float_binary(ir_op op, wmx_val a, wmx_val b)
+{
+    double x = as_double(a), y = as_double(b);
+    switch (op) {
+    case OP_FADD: return from_double(x + y);
+    case OP_FSUB: return from_double(x - y);
+    case OP_FMUL: return from_double(x * y);
+    case OP_FDIV: return from_double(x / y);
+    case OP_FEQ:  return x == y;
+    case OP_FNE:  return x < y || x > y;      /* ordered: not with a NaN */
+    case OP_FLT:  return x < y;
+    case OP_FLE:  return x <= y;
+    case OP_FGT:  return x > y;
+    case OP_FGE:  return x >= y;
+    default:      return 0;
+    }
+}
+
 wmx_val ir_eval(const wmx_program *p, int e, const wmx_val *regs, bool *fault)
 {
     if (e < 0)
@@ -256,6 +316,8 @@ wmx_val ir_eval(const wmx_program *p, int e, const wmx_val *regs, bool *fault)
     case OP_NEG:   return (wmx_val)(0 - u64(ir_eval(p, x->a, regs, fault)));
     case OP_NOT:   return !ir_eval(p, x->a, regs, fault);
     case OP_BNOT:  return ~ir_eval(p, x->a, regs, fault);
+    case OP_FNEG: case OP_ITOF: case OP_UTOF: case OP_FTOI: case OP_FTOU: case OP_F32:
+        return float_unary(x->op, ir_eval(p, x->a, regs, fault));
     default: break;
     }
     a = ir_eval(p, x->a, regs, fault);
@@ -293,6 +355,9 @@ wmx_val ir_eval(const wmx_program *p, int e, const wmx_val *regs, bool *fault)
     case OP_SHR: return (wmx_val)(u64(a) >> (u64(b) & 63));
     case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
         return ir_cmp_holds(x->op, a, b);
+    case OP_FADD: case OP_FSUB: case OP_FMUL: case OP_FDIV:
+    case OP_FEQ: case OP_FNE: case OP_FLT: case OP_FLE: case OP_FGT: case OP_FGE:
+        return float_binary(x->op, a, b);
     default:     return 0;
     }
 }
@@ -524,6 +589,11 @@ void ir_cond_format(const wmx_program *p, int c, char *buf, size_t n)
 }
 
 bool ir_op_is_cmp(ir_op op) { return op >= OP_EQ && op <= OP_GE; }
+
+bool ir_op_is_unary(ir_op op)
+{
+    return op == OP_NEG || op == OP_NOT || op == OP_BNOT || (op >= OP_FNEG && op <= OP_F32);
+}
 
 ir_op ir_cmp_negate(ir_op op)
 {

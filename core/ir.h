@@ -48,7 +48,14 @@ typedef enum ir_op {
     OP_AND, OP_OR, OP_XOR, OP_SHL, OP_SHR,
     OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
     OP_LAND, OP_LOR,
-    OP_UDIV, OP_UREM  /* on the 64-bit values as unsigned (C's uint64_t / and %) */
+    OP_UDIV, OP_UREM, /* on the 64-bit values as unsigned (C's uint64_t / and %) */
+    /* IEEE doubles, held as their 64 bits (C's float as the double of the
+     * same value, rounded to float precision by OP_F32) */
+    OP_FADD, OP_FSUB, OP_FMUL, OP_FDIV,
+    OP_FEQ, OP_FNE, OP_FLT, OP_FLE, OP_FGT, OP_FGE,   /* ordered: false when a NaN is there */
+    /* unary: a */
+    OP_FNEG, OP_ITOF /* signed */, OP_UTOF /* unsigned */, OP_FTOI, OP_FTOU /* toward 0, saturating */,
+    OP_F32 /* rounded to float */
 } ir_op;
 
 typedef struct ir_expr {
@@ -280,6 +287,8 @@ bool ir_cmp_holds(ir_op cmp, wmx_val a, wmx_val b);
 /* Comparisons (OP_EQ .. OP_GE): whether op is one; !(a op b) as a
  * comparison; and the op with b op' a == a op b. */
 bool ir_op_is_cmp(ir_op op);
+/* Whether op takes one operand (a) only. */
+bool ir_op_is_unary(ir_op op);
 ir_op ir_cmp_negate(ir_op op);
 ir_op ir_cmp_swap(ir_op op);
 /* Whether expression e reads register reg (true too for a tree deeper

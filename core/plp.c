@@ -213,6 +213,22 @@ static const char *op_text(ir_op op)
     case OP_NEG: return "-";
     case OP_NOT: return "!";
     case OP_BNOT: return "~";
+    case OP_FADD: return "+.";
+    case OP_FSUB: return "-.";
+    case OP_FMUL: return "*.";
+    case OP_FDIV: return "/.";
+    case OP_FEQ: return "==.";
+    case OP_FNE: return "!=.";
+    case OP_FLT: return "<.";
+    case OP_FLE: return "<=.";
+    case OP_FGT: return ">.";
+    case OP_FGE: return ">=.";
+    case OP_FNEG: return "-.";
+    case OP_ITOF: return "double";
+    case OP_UTOF: return "double_u";
+    case OP_FTOI: return "int";
+    case OP_FTOU: return "int_u";
+    case OP_F32: return "float";
     default: return "?";
     }
 }
@@ -231,7 +247,8 @@ static char *expr_str(const wmx_program *p, int t, int e)
         char c[128];
         return wmx_asprintf("&%s", ir_cell_name(p, (int)x->value, c, sizeof c));
     }
-    case OP_NEG: case OP_NOT: case OP_BNOT: {
+    case OP_NEG: case OP_NOT: case OP_BNOT:
+    case OP_FNEG: case OP_ITOF: case OP_UTOF: case OP_FTOI: case OP_FTOU: case OP_F32: {
         char *a = expr_str(p, t, x->a);
         char *r = wmx_asprintf("%s(%s)", op_text(x->op), a);
         free(a);
