@@ -423,6 +423,9 @@ typedef struct finfo {
                              * and wrote nothing is blocked (enter_edge) */
     unsigned char *live;  /* [nblocks * nvals]: live at the block's entry
                              (its phis included: they are set on the edge) */
+    unsigned char *ends;  /* [nheaders]: the loop ends by itself (a counter
+                           * stepping toward a bound fixed in it: see
+                           * ends_by_itself), so --unroll does not cut it */
     unsigned char *unrolled;/* [nheaders]: the loop does what only translation
                              * can do (creates threads, allocates, draws a
                              * nondet value): after a fork it is still copied
@@ -1509,6 +1512,107 @@ static int call_keeps_loop(LLVMValueRef call, int depth)
 }
 
 /* Whether loop k must still be copied per time round after a fork. */
+/* The step of a counter of loop k (header block h): v is a phi of the
+ * header whose every value from inside the loop is itself plus or minus the
+ * same constant, or such a phi plus or minus a constant (the rotated test
+ * of `i + 1`).  0 when v is not one. */
+static long counter_step(finfo *f, int k, int h, LLVMValueRef v)
+{
+    if (p_LLVMIsAInstruction(v) && (p_LLVMGetInstructionOpcode(v) == LLVMAdd ||
+                                    p_LLVMGetInstructionOpcode(v) == LLVMSub) &&
+        p_LLVMIsAConstantInt(p_LLVMGetOperand(v, 1)))
+        v = p_LLVMGetOperand(v, 0);
+    if (!p_LLVMIsAInstruction(v) || p_LLVMGetInstructionOpcode(v) != LLVMPHI ||
+        p_LLVMGetInstructionParent(v) != f->blocks[h] || p_LLVMGetTypeKind(p_LLVMTypeOf(v)) != LLVMIntegerTypeKind)
+        return 0;
+    const unsigned char *in = f->inloop + (size_t)k * (size_t)f->nblocks;
+    long step = 0;
+    unsigned ni = p_LLVMCountIncoming(v);
+    for (unsigned j = 0; j < ni; j++) {
+        int b = pmap_get(&f->bidx, p_LLVMGetIncomingBlock(v, j));
+        if (b < 0 || !in[b])
+            continue;                       /* the start value */
+        LLVMValueRef x = p_LLVMGetIncomingValue(v, j);
+        if (!p_LLVMIsAInstruction(x) || p_LLVMGetOperand(x, 0) != v ||
+            (p_LLVMGetInstructionOpcode(x) != LLVMAdd && p_LLVMGetInstructionOpcode(x) != LLVMSub) ||
+            !p_LLVMIsAConstantInt(p_LLVMGetOperand(x, 1)))
+            return 0;
+        long st = (long)p_LLVMConstIntGetSExtValue(p_LLVMGetOperand(x, 1));
+        if (p_LLVMGetInstructionOpcode(x) == LLVMSub)
+            st = -st;
+        if (st == 0 || (step != 0 && (st > 0) != (step > 0)))
+            return 0;
+        step = st;
+    }
+    return step;
+}
+
+/* Whether v has one value the whole time loop k runs: a constant, an
+ * argument, or a value computed before the loop. */
+static int loop_invariant(finfo *f, int k, LLVMValueRef v)
+{
+    if (p_LLVMIsAConstantInt(v) || p_LLVMIsAArgument(v))
+        return 1;
+    if (!p_LLVMIsAInstruction(v))
+        return 0;
+    int b = pmap_get(&f->bidx, p_LLVMGetInstructionParent(v));
+    return b >= 0 && !f->inloop[(size_t)k * (size_t)f->nblocks + (size_t)b];
+}
+
+/* Whether loop k (header block h) ends by itself: on every time round a
+ * test leaves it unless a counter is still short of a bound fixed while it
+ * runs, and the counter steps toward that bound (`for (i = s; i < e; i++)`,
+ * `while (n-- > 0)`): it goes round at most |e - s| / step times whatever
+ * other threads do, so it runs to its end, as GenMC and Nidhugg run it.
+ * The test must be in the header or in the loop's one latch (both run
+ * every time round). */
+static int ends_by_itself(finfo *f, int k, int h)
+{
+    int n = f->nblocks, latch = -1, nlatch = 0;
+    const unsigned char *in = f->inloop + (size_t)k * (size_t)n;
+    for (int b = 0; b < n; b++)
+        if (in[b] && f->back[(size_t)b * (size_t)n + (size_t)h]) {
+            latch = b;
+            nlatch++;
+        }
+    int cand[2] = { h, nlatch == 1 && latch != h ? latch : -1 };
+    for (int ci = 0; ci < 2; ci++) {
+        if (cand[ci] < 0)
+            continue;
+        LLVMValueRef br = p_LLVMGetBasicBlockTerminator(f->blocks[cand[ci]]);
+        if (!br || p_LLVMGetInstructionOpcode(br) != LLVMBr || !p_LLVMIsConditional(br))
+            continue;
+        int s0 = pmap_get(&f->bidx, p_LLVMGetSuccessor(br, 0)), s1 = pmap_get(&f->bidx, p_LLVMGetSuccessor(br, 1));
+        if (s0 < 0 || s1 < 0 || in[s0] == in[s1])
+            continue;
+        LLVMValueRef cmp = p_LLVMGetCondition(br);
+        if (!p_LLVMIsAInstruction(cmp) || p_LLVMGetInstructionOpcode(cmp) != LLVMICmp)
+            continue;
+        LLVMIntPredicate pr = p_LLVMGetICmpPredicate(cmp);
+        if (!in[s0])        /* the true way leaves: it stays while the test fails */
+            pr = pr == LLVMIntSLT ? LLVMIntSGE : pr == LLVMIntSLE ? LLVMIntSGT : pr == LLVMIntSGT ? LLVMIntSLE
+               : pr == LLVMIntSGE ? LLVMIntSLT : pr == LLVMIntULT ? LLVMIntUGE : pr == LLVMIntULE ? LLVMIntUGT
+               : pr == LLVMIntUGT ? LLVMIntULE : pr == LLVMIntUGE ? LLVMIntULT : pr == LLVMIntEQ ? LLVMIntNE : LLVMIntEQ;
+        LLVMValueRef a = p_LLVMGetOperand(cmp, 0), b = p_LLVMGetOperand(cmp, 1);
+        long step = counter_step(f, k, h, a);
+        if (!step || !loop_invariant(f, k, b)) {
+            step = counter_step(f, k, h, b);
+            if (!step || !loop_invariant(f, k, a))
+                continue;
+            /* b is the counter: `e > i` stays as `i < e` */
+            pr = pr == LLVMIntSLT ? LLVMIntSGT : pr == LLVMIntSLE ? LLVMIntSGE : pr == LLVMIntSGT ? LLVMIntSLT
+               : pr == LLVMIntSGE ? LLVMIntSLE : pr == LLVMIntULT ? LLVMIntUGT : pr == LLVMIntULE ? LLVMIntUGE
+               : pr == LLVMIntUGT ? LLVMIntULT : pr == LLVMIntUGE ? LLVMIntULE : pr;
+        }
+        /* it stays while counter < bound and climbs, or > and falls (not
+         * <= UINT_MAX: unsigned counters wrap, and the test can always hold) */
+        if ((step > 0 && (pr == LLVMIntSLT || pr == LLVMIntSLE || pr == LLVMIntULT)) ||
+            (step < 0 && (pr == LLVMIntSGT || pr == LLVMIntSGE || pr == LLVMIntUGT)))
+            return 1;
+    }
+    return 0;
+}
+
 static int loop_needs_copies(finfo *f, int k)
 {
     const unsigned char *in = f->inloop + (size_t)k * (size_t)f->nblocks;
@@ -1742,11 +1846,13 @@ static finfo *func_info(cfront *c, LLVMValueRef fn)
         }
     }
     f->unrolled = wmx_calloc((size_t)(f->nheaders ? f->nheaders : 1), 1);
+    f->ends = wmx_calloc((size_t)(f->nheaders ? f->nheaders : 1), 1);
     for (int h = 0; h < n; h++) {
         int k = f->header_of[h];
         if (k < 0)
             continue;
         f->unrolled[k] = (unsigned char)loop_needs_copies(f, k);
+        f->ends[k] = (unsigned char)ends_by_itself(f, k, h);
     }
     for (int b = 0; b < n; b++)
         free(pred[b]);
@@ -1772,6 +1878,7 @@ static void finfo_free(finfo *f)
     free(f->plp_phi);
     free(f->live);
     free(f->unrolled);
+    free(f->ends);
 }
 
 static int inst_new(cfront *c, finfo *fi)
@@ -4635,9 +4742,9 @@ static void enter_edge(cfront *c, int from, int to)
             F->counters[h]++;
             int r = loop_count_reg(c, F->inst, h);
             emit_let(c, r, e_bin(c, OP_ADD, ir_reg(c->p, r), e_const(c, 1)));
-            if (kept)
+            if (kept && !fi->ends[h])
                 emit_bound_check(c, r);
-            else
+            else if (!kept)
                 c->hit_guard = r;
             goto counted;
         }
@@ -5293,7 +5400,7 @@ static void do_alloca(cfront *c, LLVMValueRef in)
         LLVMTypeRef t = p_LLVMGetAllocatedType(in);
         int n = type_cells(c, t);
         if (n < 0) {
-            fail(c, in, "unsupported: a local of this type (only integers, pointers, arrays and structs of them)");
+            fail(c, in, "unsupported: a local of this type (only integers, doubles, floats, pointers, arrays and structs of them)");
             return;
         }
         cval cnt = val(c, p_LLVMGetOperand(in, 0));
@@ -5959,7 +6066,7 @@ static void add_globals(cfront *c)
             if (p_LLVMGetTypeKind(t) == LLVMArrayTypeKind && p_LLVMIsGlobalConstant(g))
                 continue;
             wmx_error_set(c->err, c->path, (int)p_LLVMGetDebugLocLine(g), 0, "unsupported: the global '%s' has a type wmx cannot hold "
-                                                 "(only integers, pointers, mutexes, arrays and structs of them)", name);
+                                                 "(only integers, doubles, floats, pointers, mutexes, arrays and structs of them)", name);
             c->failed = 1;
             return;
         }

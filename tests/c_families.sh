@@ -46,9 +46,9 @@ c_longwriter 20 > "$tmp/lw.c"
 printf 'int x;\nint main(void) {\n  x = 1\n  return 0;\n}\n' > "$tmp/syn.c"
 "$WMX" explore "$tmp/syn.c" > /dev/null 2> "$tmp/e"; rc=$?
 [ "$rc" = 2 ] && grep -q "syn.c:3:8: error: expected ';'" "$tmp/e" || bad "syntax error: rc $rc, $(cat "$tmp/e")"
-printf 'double d;\nint main(void) { d = 1.5; return 0; }\n' > "$tmp/fp.c"
+printf 'long double d;\nint main(void) { d = 1.5; return 0; }\n' > "$tmp/fp.c"
 "$WMX" explore "$tmp/fp.c" > /dev/null 2> "$tmp/e"; rc=$?
-[ "$rc" = 2 ] && grep -q "fp.c:1: unsupported: the global 'd'" "$tmp/e" || bad "float global: rc $rc, $(cat "$tmp/e")"
+[ "$rc" = 2 ] && grep -q "fp.c:1: unsupported: the global 'd'" "$tmp/e" || bad "long double global: rc $rc, $(cat "$tmp/e")"
 printf '#include <stdlib.h>\nint *p;\nint main(void) {\n  p = realloc(p, 4);\n  return 0;\n}\n' > "$tmp/m.c"
 "$WMX" explore "$tmp/m.c" > /dev/null 2> "$tmp/e"; rc=$?
 [ "$rc" = 2 ] && grep -q "m.c:4:[0-9]*: unsupported: a call to 'realloc'" "$tmp/e" || bad "realloc: rc $rc, $(cat "$tmp/e")"

@@ -253,5 +253,46 @@ if [ "$lines" -gt 100 ] && [ "$lines" -le 6000 ] && [ "$secs" -le 5 ]; then ok; 
 if [ "$rc" = 1 ] && grep -q '"traces": [1-9]' "$tmp/ring.json"; then ok; else
     bad "ring.c: rc=$rc, want 1 (q = 1 twice over makes read[0] 3: the assertion fails)"; fi
 
+# a loop that ends by itself (a counter stepping toward a bound read at run
+# time before the loop, up to 22 times round) runs to its end at any
+# --unroll: no execution is cut; one whose counter may stand still
+# (`continue` before `i++`) is cut
+cat > "$tmp/ends.c" <<'EOF'
+#include <pthread.h>
+#include <assert.h>
+int lo, hi, hits, flag;
+int a[32];
+void *scan(void *arg)
+{
+    int s = lo, e = hi, n = 0;
+    for (int i = s; i < e; i++)
+        if (a[i] == 1)
+            n++;
+    for (int j = e; j > s; j -= 2)
+        n += a[j - 1] == 1;
+    hits = n;
+    return 0;
+}
+int main(void)
+{
+    pthread_t t;
+    a[5] = 1; a[21] = 1;
+    pthread_create(&t, 0, scan, 0);
+    lo = 2; hi = 22;
+    pthread_join(t, 0);
+    assert(hits <= 4);
+    return 0;
+}
+EOF
+for u in "" "--unroll 2"; do
+    "$WMX" explore "$tmp/ends.c" $u --model sc --json > "$tmp/ends.json" 2> "$tmp/ends.err"; rc=$?
+    if [ "$rc" = 0 ] && grep -q '"traces": [1-9][0-9]*, "blocked": 0,' "$tmp/ends.json"; then ok; else
+        bad "ends.c $u: rc=$rc $(grep -o '"traces": [0-9]*, "blocked": [0-9]*' "$tmp/ends.json") $(head -c 200 "$tmp/ends.err"), want complete executions and none cut"; fi
+done
+sed -i 's/    for (int i = s; i < e; i++)/    for (int i = s; i < e; i++) { if (flag) { i--; continue; } }\n    for (int i = s; i < e; i++)/' "$tmp/ends.c"
+"$WMX" explore "$tmp/ends.c" --unroll 2 --model sc --json > "$tmp/ends.json" 2> "$tmp/ends.err"; rc=$?
+if grep -q '"blocked": [1-9]' "$tmp/ends.json" || [ "$rc" = 3 ]; then ok; else
+    bad "ends.c with a counter that may stand still: rc=$rc $(grep -o '"traces": [0-9]*, "blocked": [0-9]*' "$tmp/ends.json"), want executions cut at --unroll 2"; fi
+
 echo "c_loops: $checks checks passed"
 [ $fail = 0 ]
