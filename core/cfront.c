@@ -6116,6 +6116,48 @@ static int leaf_is_pointer(cfront *c, LLVMTypeRef t, int cell)
     }
 }
 
+/* Whether cell `cell` of a value of type t holds a double or a float. */
+static int leaf_is_float(cfront *c, LLVMTypeRef t, int cell)
+{
+    switch (p_LLVMGetTypeKind(t)) {
+    case LLVMDoubleTypeKind:
+    case LLVMFloatTypeKind:
+        return 1;
+    case LLVMArrayTypeKind: {
+        LLVMTypeRef e = p_LLVMGetElementType(t);
+        int ec = type_cells(c, e);
+        return ec > 0 && leaf_is_float(c, e, cell % ec);
+    }
+    case LLVMStructTypeKind: {
+        if (is_mutex_type(t))
+            return 0;
+        int i = field_of_cell(c, t, cell);
+        return i >= 0 && leaf_is_float(c, p_LLVMStructGetTypeAtIndex(t, (unsigned)i),
+                                       cell - field_offset(c, t, (unsigned)i));
+    }
+    default:
+        return 0;
+    }
+}
+
+/* The cells that hold doubles and floats, so that states and traces show
+ * their values (ir_value_text), not their bits. */
+static void mark_float_cells(cfront *c)
+{
+    for (int o = 0; o < c->nobjs; o++) {
+        const cobj *ob = &c->objs[o];
+        if (ob->var < 0 || !ob->type)
+            continue;
+        const ir_var *v = &c->p->vars[ob->var];
+        for (int i = 0; i < v->length && i < ob->ncells; i++)
+            if (leaf_is_float(c, ob->type, i)) {
+                if (!c->p->cell_float)
+                    c->p->cell_float = wmx_calloc((size_t)(c->p->ncells ? c->p->ncells : 1), 1);
+                c->p->cell_float[v->base + i] = 1;
+            }
+    }
+}
+
 /* Final states show the user's globals, but not their pointers: a pointer's
  * value is a wmx byte address, which means nothing to the reader. */
 static void observe_globals(cfront *c, int nglobals_vars)
@@ -6175,6 +6217,8 @@ static void translate_program(cfront *c, const char *name, const char *path)
         c->p->plp = c->plp != 0;
         c->p->nondet_lo = c->nondet_lo;
         c->p->nondet_hi = c->nondet_hi;
+        if (!c->failed)
+            mark_float_cells(c);     /* last: every cell is made by now */
     }
 }
 

@@ -347,6 +347,17 @@ unsigned char *cfront_cache_encode(const wmx_program *p, size_t *len)
     for (int i = 0; i < p->nondet_nextra; i++)
         put_i64(&b, p->nondet_extra[i]);
     put_i32(&b, p->plp);
+    /* the cells that hold doubles, when some do (an optional tail, so the
+     * bytes of a program without any are as before) */
+    int nfloat = 0;
+    for (int c = 0; p->cell_float && c < p->ncells; c++)
+        nfloat += p->cell_float[c] != 0;
+    if (nfloat) {
+        put_i32(&b, nfloat);
+        for (int c = 0; c < p->ncells; c++)
+            if (p->cell_float[c])
+                put_i32(&b, c);
+    }
     *len = b.n;
     return b.p;
 }
@@ -668,6 +679,20 @@ wmx_program *cfront_cache_decode(const unsigned char *buf, size_t len)
         p->nondet_nextra = i + 1;
     }
     p->plp = get_i32(&b) != 0;
+    if (!b.bad && b.at < b.n) {
+        int nfloat = get_count(&b, 4);
+        if (nfloat < 1 || nfloat > p->ncells)
+            b.bad = true;
+        else
+            p->cell_float = wmx_calloc((size_t)p->ncells, 1);
+        for (int i = 0; i < nfloat && !b.bad; i++) {
+            int c = get_i32(&b);
+            if (c < 0 || c >= p->ncells || p->cell_float[c])
+                b.bad = true;
+            else
+                p->cell_float[c] = 1;
+        }
+    }
     if (b.bad || b.at != b.n || !program_valid(p)) {
         ir_program_free(p);
         return NULL;

@@ -62,6 +62,7 @@ void ir_program_free(wmx_program *p)
     free(p->conds);
     free(p->cond_text);
     free(p->nondet_extra);
+    free(p->cell_float);
     free(p->observed);
     free(p->name);
     free(p->file);
@@ -301,6 +302,24 @@ static wmx_val float_binary(ir_op op, wmx_val a, wmx_val b)
     case OP_FGE:  return x >= y;
     default:      return 0;
     }
+}
+
+const char *ir_value_text(const wmx_program *p, int cell, wmx_val v, char *buf, size_t n)
+{
+    if (!p->cell_float || cell < 0 || cell >= p->ncells || !p->cell_float[cell]) {
+        snprintf(buf, n, "%lld", (long long)v);
+        return buf;
+    }
+    double d = as_double(v);
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, d);
+        if (strtod(buf, NULL) == d || d != d)
+            break;
+    }
+    /* a double says so: 3.0, not 3 */
+    if (d == d && !strpbrk(buf, ".eni") && strlen(buf) + 3 <= n)
+        strcat(buf, ".0");
+    return buf;
 }
 
 wmx_val ir_eval(const wmx_program *p, int e, const wmx_val *regs, bool *fault)

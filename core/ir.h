@@ -241,6 +241,9 @@ typedef struct wmx_program {
     /* C input: loops were translated with partial loop purity (a time round
      * that changed nothing is blocked); --no-plp turns it off */
     bool plp;
+    /* C input: cell_float[c] when cell c holds a double or float (its 64
+     * bits, see OP_FADD), for display; NULL when no cell does; owned */
+    unsigned char *cell_float;
 } wmx_program;
 
 /* ---- construction (used by the parsers) ---------------------------- */
@@ -299,6 +302,10 @@ bool ir_expr_uses(const wmx_program *p, int e, int reg);
 wmx_val ir_cell_address(const wmx_program *p, int cell);
 /* Resolves a memory operand to a cell; returns -1 when out of bounds. */
 int ir_address_cell(const wmx_program *p, const ir_addr *a, const wmx_val *regs);
+/* Value v of cell c as text: a double's value for a cell that holds one
+ * (cell_float; the shortest text that reads back the same), else the
+ * integer.  Returns buf. */
+const char *ir_value_text(const wmx_program *p, int cell, wmx_val v, char *buf, size_t n);
 /* Name of a cell for display: "x" or "a[3]".  Writes into buf. */
 const char *ir_cell_name(const wmx_program *p, int cell, char *buf, size_t n);
 /* Which variable holds the cell, or -1. */

@@ -885,32 +885,34 @@ void machine_describe(const wmx_machine *m, const wmx_event *ev, char *buf, size
 {
     const wmx_program *p = m->prog;
     const ir_thread *th = &p->threads[ev->thread];
-    char cell[128] = "";
+    char cell[128] = "", v[40], r[40];
     if (ev->cell >= 0)
         ir_cell_name(p, ev->cell, cell, sizeof cell);
+    ir_value_text(p, ev->cell, ev->value, v, sizeof v);
+    ir_value_text(p, ev->cell, ev->read, r, sizeof r);
     const char *text = ev->instr >= 0 && th->instrs[ev->instr].text ? th->instrs[ev->instr].text : "";
     switch (ev->kind) {
     case EV_WRITE_MEM:
-        snprintf(buf, n, "%s: flush %s=%lld", th->name, cell, (long long)ev->value);
+        snprintf(buf, n, "%s: flush %s=%s", th->name, cell, v);
         break;
     case EV_READ: case EV_AWAIT:
-        snprintf(buf, n, "%s: %-24s %s %s=%lld%s", th->name, text, event_kind_name(ev->kind),
-                 cell, (long long)ev->value, ev->from_buffer ? " (from own buffer)" : "");
+        snprintf(buf, n, "%s: %-24s %s %s=%s%s", th->name, text, event_kind_name(ev->kind),
+                 cell, v, ev->from_buffer ? " (from own buffer)" : "");
         break;
     case EV_FENCE:
         snprintf(buf, n, "%s: %-24s fnc", th->name, text);
         break;
     case EV_RMW:
-        snprintf(buf, n, "%s: %-24s rmw %s: read %lld, %s", th->name, text, cell,
-                 (long long)ev->read, ev->wrote ? "wrote" : "no write");
+        snprintf(buf, n, "%s: %-24s rmw %s: read %s, %s", th->name, text, cell,
+                 r, ev->wrote ? "wrote" : "no write");
         if (ev->wrote) {
             size_t len = strlen(buf);
-            snprintf(buf + len, n > len ? n - len : 0, " %lld", (long long)ev->value);
+            snprintf(buf + len, n > len ? n - len : 0, " %s", v);
         }
         break;
     default:
-        snprintf(buf, n, "%s: %-24s %s %s=%lld", th->name, text, event_kind_name(ev->kind),
-                 cell, (long long)ev->value);
+        snprintf(buf, n, "%s: %-24s %s %s=%s", th->name, text, event_kind_name(ev->kind),
+                 cell, v);
         break;
     }
 }

@@ -87,7 +87,11 @@ static void state_text(const explore_result *res, const state_keys *k, const fin
     for (int i = 0; i < res->nobserved; i++) {
         char val[64];
         size_t vl;
-        if (k->plain) {
+        int cell = res->observed[i].thread < 0 ? res->observed[i].cell : -1;
+        if (res->prog->cell_float && cell >= 0 && res->prog->cell_float[cell]) {
+            ir_value_text(res->prog, cell, s->vals[i], val, sizeof val);
+            vl = strlen(val);
+        } else if (k->plain) {
             vl = int_text(val, (long long)s->vals[i]);
         } else {
             format_value(res->prog, s->vals[i], val, sizeof val);
@@ -431,7 +435,19 @@ static size_t json_chunk(const json_pipe *jp, int c, char *buf)
         for (int k = 0; k < res->nobserved; k++) {
             memcpy(buf + n, jp->keys[k] ? jp->keys[k] : "", jp->klen[k]);
             n += jp->klen[k];
-            n += int_text(buf + n, (long long)res->states[i].vals[k]);
+            int cell = res->observed[k].thread < 0 ? res->observed[k].cell : -1;
+            if (res->prog->cell_float && cell >= 0 && res->prog->cell_float[cell]) {
+                char d[40];
+                ir_value_text(res->prog, cell, res->states[i].vals[k], d, sizeof d);
+                /* JSON has no NaN or infinity */
+                if (strpbrk(d, "ni"))
+                    snprintf(d, sizeof d, "null");
+                size_t dl = strlen(d);
+                memcpy(buf + n, d, dl);
+                n += dl;
+            } else {
+                n += int_text(buf + n, (long long)res->states[i].vals[k]);
+            }
         }
         buf[n++] = '}';
     }
@@ -562,7 +578,7 @@ void report_json(FILE *out, const explore_result *res)
     size_t *klen = wmx_calloc((size_t)res->nobserved + 1, sizeof *klen), need = 8;
     for (int k = 0; k < res->nobserved; k++) {
         klen[k] = keys[k] ? strlen(keys[k]) : 0;
-        need += klen[k] + 24;
+        need += klen[k] + 32;      /* an integer's 20 characters, a double's 24 */
     }
     /* a run of --jobs N formats big tables on N threads, JSON_CHUNK states
      * at a time, while this thread writes the chunks in order (the output

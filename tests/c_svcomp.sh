@@ -415,7 +415,15 @@ int main(void) {
   return 0;
 }
 EOF
+    # states and traces show the doubles' values, from a kept translation too
+    for run in fresh kept; do
+        grep '"area": 3.1623529411764704' "$tmp/out" | grep '"scale": 2.5' | grep -q '"width": 0.5' ||
+            bad "double-integration-$v ($run): states do not show the doubles' values: $(grep -o '"states": [^]]*' "$tmp/out")"
+        "$WMX" explore "$tmp/double-integration-$v.c" --model sc --json > "$tmp/out" 2> /dev/null
+    done
 done
+"$WMX" explore "$tmp/double-integration-false.c" --model sc > "$tmp/out" 2> /dev/null
+grep -q 'w area=3.1623529411764704' "$tmp/out" || bad "double-integration-false: the trace does not show area's value: $(grep -m2 'area=' "$tmp/out")"
 
 [ $fail = 0 ] && echo "c_svcomp: $n SV-COMP-style tasks give their verdicts"
 exit $fail
