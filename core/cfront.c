@@ -450,6 +450,9 @@ typedef struct finst {
 /* A loop decided by constants after a fork is copied per time round up to
  * this many times, then kept as a loop (and bounded by --unroll). */
 #define FOLD_ROUNDS_MAX 1024
+/* Elements of a malloc whose size is known only at run time (at least;
+ * --unroll's count if larger): a run that asks for more is cut there. */
+#define MALLOC_RUN_TIME_CAP 16
 /* values at the constants a nondet value is compared with, per call */
 #define NONDET_EXTRA_MAX 12
 /* How a loop's time round went (frame.counters' third slot): its exit tests
@@ -2863,15 +2866,23 @@ static void enter_edge(cfront *c, int from, int to);
  * object each time the call runs (the translated code has no loops, so each
  * call in it is one allocation), typed by the pointer the result is cast
  * to.  free() does nothing: objects are never reused. */
+static int handle_global(LLVMModuleRef m, LLVMValueRef g);
+
 static void do_malloc(cfront *c, LLVMValueRef in, int zeroed)
 {
     cval a = val(c, p_LLVMGetOperand(in, 0));
     cval b = zeroed ? val(c, p_LLVMGetOperand(in, 1)) : cv_const(1);
-    if (a.kind != CV_CONST || b.kind != CV_CONST || a.c * b.c <= 0 || a.c * b.c > (1 << 20)) {
+    /* a size known only at run time (`malloc(sizeof(pthread_t) * n)` with
+     * n a nondet input): room for MALLOC_RUN_TIME_CAP elements (or
+     * --unroll's count, if more), and a run that asks for more is cut
+     * there, as a loop is at its bound */
+    int run_time = (a.kind == CV_REG || b.kind == CV_REG) && (a.kind == CV_REG || a.kind == CV_CONST) &&
+                   (b.kind == CV_REG || b.kind == CV_CONST);
+    if (!run_time && (a.kind != CV_CONST || b.kind != CV_CONST || a.c * b.c <= 0 || a.c * b.c > (1 << 20))) {
         fail(c, in, "unsupported: %s of a size not known while translating", zeroed ? "calloc" : "malloc");
         return;
     }
-    long bytes = (long)(a.c * b.c);
+    long bytes = run_time ? 0 : (long)(a.c * b.c);
     LLVMTypeRef elem = NULL;
     for (LLVMUseRef u = p_LLVMGetFirstUse(in); u && !elem; u = p_LLVMGetNextUse(u)) {
         LLVMValueRef user = p_LLVMGetUser(u);
@@ -2887,11 +2898,26 @@ static void do_malloc(cfront *c, LLVMValueRef in, int zeroed)
              zeroed ? "calloc" : "malloc");
         return;
     }
+    if (run_time) {
+        long cap = c->unroll > MALLOC_RUN_TIME_CAP ? c->unroll : MALLOC_RUN_TIME_CAP;
+        ir_instr as = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0, 0 });
+        as.e1 = e_bin(c, OP_LE, e_bin(c, OP_MUL, e_of(c, a), e_of(c, b)), e_const(c, cap * esz));
+        as.bound_cut = true;
+        char why[160];
+        snprintf(why, sizeof why, "(%s bound reached: a size known at run time over %ld elements)",
+                 zeroed ? "calloc" : "malloc", cap);
+        emit(c, &as, why);
+        bytes = cap * esz;
+    }
     LLVMTypeRef t = p_LLVMArrayType(elem, (unsigned)(bytes / esz));
     char name[64];
     snprintf(name, sizeof name, "$heap.%d", c->nobjs);
     int o = obj_new(c, name, type_cells(c, t));
     c->objs[o].type = t;
+    /* pthread_t *t = malloc(...): its cells are thread handles, as an
+     * array's that pthread_create writes */
+    if (handle_global(c->mod, in))
+        c->objs[o].handle = 1;
     cval r = { .kind = CV_PTR, .obj = o, .off = 0, .offx = -1 };
     set_val(c, in, r);
 }

@@ -425,5 +425,28 @@ done
 "$WMX" explore "$tmp/double-integration-false.c" --model sc > "$tmp/out" 2> /dev/null
 grep -q 'w area=3.1623529411764704' "$tmp/out" || bad "double-integration-false: the trace does not show area's value: $(grep -m2 'area=' "$tmp/out")"
 
+# a malloc whose size is a nondet input: pthread_t handles in the heap
+# (room for 16, a run that asks for more is cut); false: the sum is not 1
+# when two threads ran
+for v in true false; do
+    want='sum == n'; [ $v = false ] && want='sum == 1'
+    task "malloc-run-time-$v" $v <<EOF
+#include <stdlib.h>
+int sum;
+pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+void *w(void *a) { pthread_mutex_lock(&mu); sum += 1; pthread_mutex_unlock(&mu); return 0; }
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  assume_abort_if_not(n > 0 && n <= 4);
+  pthread_t *t = malloc(sizeof(pthread_t) * n);
+  int *got = calloc(n, sizeof(int));
+  for (int i = 0; i < n; i++) pthread_create(&t[i], 0, w, 0);
+  for (int i = 0; i < n; i++) { pthread_join(t[i], 0); got[i] = 1; }
+  check($want && got[n - 1] == 1);
+  return 0;
+}
+EOF
+done
+
 [ $fail = 0 ] && echo "c_svcomp: $n SV-COMP-style tasks give their verdicts"
 exit $fail
