@@ -5430,6 +5430,19 @@ static void do_alloca(cfront *c, LLVMValueRef in)
             return;
         }
         cval cnt = val(c, p_LLVMGetOperand(in, 0));
+        if (cnt.kind == CV_REG) {
+            /* a length known only at run time (`pthread_t t[n]` with n a
+             * nondet input): room for MALLOC_RUN_TIME_CAP (or --unroll's
+             * count), and a run that needs more is cut there */
+            long cap = c->unroll > MALLOC_RUN_TIME_CAP ? c->unroll : MALLOC_RUN_TIME_CAP;
+            ir_instr as = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0, 0 });
+            as.e1 = e_bin(c, OP_LE, e_of(c, cnt), e_const(c, cap));
+            as.bound_cut = true;
+            char why[160];
+            snprintf(why, sizeof why, "(array bound reached: a length known at run time over %ld)", cap);
+            emit(c, &as, why);
+            cnt = cv_const(cap);
+        }
         if (cnt.kind != CV_CONST || cnt.c < 1 || cnt.c > 65536 || (long)n * cnt.c > (1L << 20)) {
             fail(c, in, "unsupported: a variable-length array whose length is not known while translating");
             return;

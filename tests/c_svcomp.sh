@@ -427,9 +427,10 @@ grep -q 'w area=3.1623529411764704' "$tmp/out" || bad "double-integration-false:
 
 # a malloc whose size is a nondet input: pthread_t handles in the heap
 # (room for 16, a run that asks for more is cut); false: the sum is not 1
-# when two threads ran
+# when two threads ran, and the handles are a variable-length array
 for v in true false; do
     want='sum == n'; [ $v = false ] && want='sum == 1'
+    arr='pthread_t *t = malloc(sizeof(pthread_t) * n);'; [ $v = false ] && arr='pthread_t t[n];'
     task "malloc-run-time-$v" $v <<EOF
 #include <stdlib.h>
 int sum;
@@ -438,7 +439,7 @@ void *w(void *a) { pthread_mutex_lock(&mu); sum += 1; pthread_mutex_unlock(&mu);
 int main(void) {
   int n = __VERIFIER_nondet_int();
   assume_abort_if_not(n > 0 && n <= 4);
-  pthread_t *t = malloc(sizeof(pthread_t) * n);
+  $arr
   int *got = calloc(n, sizeof(int));
   for (int i = 0; i < n; i++) pthread_create(&t[i], 0, w, 0);
   for (int i = 0; i < n; i++) { pthread_join(t[i], 0); got[i] = 1; }
