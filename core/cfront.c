@@ -666,6 +666,19 @@ static void fail(cfront *c, LLVMValueRef at, const char *fmt, ...)
         struct srcfile *inc = included_file(c, at);
         if (inc)
             file = inc->name;
+        /* an alloca has no place of its own: the next instruction of its
+         * block that has one (the local's first use), else its function's
+         * line */
+        for (LLVMValueRef x = p_LLVMGetNextInstruction(at); !line && x; x = p_LLVMGetNextInstruction(x))
+            if (p_LLVMGetDebugLocLine(x) > 0 && !included_file(c, x)) {
+                line = (int)p_LLVMGetDebugLocLine(x);
+                col = (int)p_LLVMGetDebugLocColumn(x);
+            }
+        if (!line) {
+            LLVMValueRef fn = p_LLVMGetBasicBlockParent(p_LLVMGetInstructionParent(at));
+            line = fn ? (int)p_LLVMGetDebugLocLine(fn) : 0;
+            col = line ? 1 : 0;
+        }
     }
     wmx_error_set(c->err, file, line, col, "%s", msg);
     c->path_done = 1;

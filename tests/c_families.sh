@@ -49,6 +49,11 @@ printf 'int x;\nint main(void) {\n  x = 1\n  return 0;\n}\n' > "$tmp/syn.c"
 printf 'long double d;\nint main(void) { d = 1.5; return 0; }\n' > "$tmp/fp.c"
 "$WMX" explore "$tmp/fp.c" > /dev/null 2> "$tmp/e"; rc=$?
 [ "$rc" = 2 ] && grep -q "fp.c:1: unsupported: the global 'd'" "$tmp/e" || bad "long double global: rc $rc, $(cat "$tmp/e")"
+# a local of a type wmx cannot hold: located at its first use (an alloca
+# has no place of its own)
+printf 'struct S { long double d; int k; };\nvoid use(struct S *p) { p->k = 1; }\nint main(void) {\n  struct S s;\n  use(&s);\n  return s.k;\n}\n' > "$tmp/ld.c"
+"$WMX" explore "$tmp/ld.c" > /dev/null 2> "$tmp/e"; rc=$?
+[ "$rc" = 2 ] && grep -q "ld.c:4:12: unsupported: a local of this type" "$tmp/e" || bad "long double local: rc $rc, $(cat "$tmp/e"), want ld.c:4:12"
 printf '#include <stdlib.h>\nint *p;\nint main(void) {\n  p = realloc(p, 4);\n  return 0;\n}\n' > "$tmp/m.c"
 "$WMX" explore "$tmp/m.c" > /dev/null 2> "$tmp/e"; rc=$?
 [ "$rc" = 2 ] && grep -q "m.c:4:[0-9]*: unsupported: a call to 'realloc'" "$tmp/e" || bad "realloc: rc $rc, $(cat "$tmp/e")"
