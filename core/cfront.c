@@ -16,6 +16,7 @@
  */
 #include "cfront.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6117,7 +6118,18 @@ static void add_globals(cfront *c)
         if (n < 0) {
             if (p_LLVMGetTypeKind(t) == LLVMArrayTypeKind && p_LLVMIsGlobalConstant(g))
                 continue;
-            wmx_error_set(c->err, c->path, (int)p_LLVMGetDebugLocLine(g), 0, "unsupported: the global '%s' has a type wmx cannot hold "
+            /* LLVM gives a global's line only: its column is where the
+             * name stands on that line */
+            int line = (int)p_LLVMGetDebugLocLine(g), col = 0;
+            if (line > 0 && line <= c->nlines) {
+                const char *ln = c->lines[line - 1];
+                size_t nl = strlen(name);
+                for (const char *q = strstr(ln, name); q && !col; q = strstr(q + 1, name))
+                    if ((q == ln || !(isalnum((unsigned char)q[-1]) || q[-1] == '_')) &&
+                        !(isalnum((unsigned char)q[nl]) || q[nl] == '_'))
+                        col = (int)(q - ln) + 1;
+            }
+            wmx_error_set(c->err, c->path, line, col ? col : line ? 1 : 0, "unsupported: the global '%s' has a type wmx cannot hold "
                                                  "(only integers, doubles, floats, pointers, mutexes, arrays and structs of them)", name);
             c->failed = 1;
             return;

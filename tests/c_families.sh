@@ -48,7 +48,7 @@ printf 'int x;\nint main(void) {\n  x = 1\n  return 0;\n}\n' > "$tmp/syn.c"
 [ "$rc" = 2 ] && grep -q "syn.c:3:8: error: expected ';'" "$tmp/e" || bad "syntax error: rc $rc, $(cat "$tmp/e")"
 printf 'long double d;\nint main(void) { d = 1.5; return 0; }\n' > "$tmp/fp.c"
 "$WMX" explore "$tmp/fp.c" > /dev/null 2> "$tmp/e"; rc=$?
-[ "$rc" = 2 ] && grep -q "fp.c:1: unsupported: the global 'd'" "$tmp/e" || bad "long double global: rc $rc, $(cat "$tmp/e")"
+[ "$rc" = 2 ] && grep -q "fp.c:1:13: unsupported: the global 'd'" "$tmp/e" || bad "long double global: rc $rc, $(cat "$tmp/e")"
 # a local of a type wmx cannot hold: located at its first use (an alloca
 # has no place of its own)
 printf 'struct S { long double d; int k; };\nvoid use(struct S *p) { p->k = 1; }\nint main(void) {\n  struct S s;\n  use(&s);\n  return s.k;\n}\n' > "$tmp/ld.c"
