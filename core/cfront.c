@@ -454,6 +454,9 @@ typedef struct finst {
 /* Elements of a malloc whose size is known only at run time (at least;
  * --unroll's count if larger): a run that asks for more is cut there. */
 #define MALLOC_RUN_TIME_CAP 16
+/* Times round a loop that ends by itself (ends_by_itself) may go before it
+ * is cut all the same. */
+#define ENDS_ROUNDS_MAX 65536
 /* values at the constants a nondet value is compared with, per call */
 #define NONDET_EXTRA_MAX 12
 /* How a loop's time round went (frame.counters' third slot): its exit tests
@@ -576,6 +579,7 @@ typedef struct cfront {
     int next_key;         /* pthread_key_create's next key */
     int atomic_var;       /* the lock of SV-COMP's atomic sections, -1 none yet */
     int hit_guard;        /* see memo_here: a loop count register, -1 none */
+    int hit_guard_bound;  /* and the times round it allows */
     pmap layout_idx;      /* struct type -> layouts index */
     struct_cells *layouts;
     int nlayouts, caplayouts;
@@ -4497,11 +4501,12 @@ static int loop_count_reg(cfront *c, int inst, int k)
     return *r;
 }
 
-/* A kept loop that went round more than --unroll times blocks there. */
-static void emit_bound_check(cfront *c, int count_reg)
+/* A kept loop that went round more than `bound` times (--unroll) blocks
+ * there. */
+static void emit_bound_check(cfront *c, int count_reg, int bound)
 {
     ir_instr a = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0, 0 });
-    a.e1 = e_bin(c, OP_LE, ir_reg(c->p, count_reg), e_const(c, c->unroll));
+    a.e1 = e_bin(c, OP_LE, ir_reg(c->p, count_reg), e_const(c, bound));
     a.bound_cut = true;
     emit(c, &a, "(loop bound reached: --unroll)");
 }
@@ -4604,7 +4609,7 @@ static int memo_here(cfront *c)
     free(b.s);
     if (*slot >= 0) {
         if (guard >= 0)
-            emit_bound_check(c, guard);
+            emit_bound_check(c, guard, c->hit_guard_bound);
         ir_instr j = ir_instr_init(I_JUMP, (wmx_srcloc){ 0, 0, 0 });
         j.e1 = -1;
         j.target = *slot;
@@ -4782,10 +4787,15 @@ static void enter_edge(cfront *c, int from, int to)
             F->counters[h]++;
             int r = loop_count_reg(c, F->inst, h);
             emit_let(c, r, e_bin(c, OP_ADD, ir_reg(c->p, r), e_const(c, 1)));
-            if (kept && !fi->ends[h])
-                emit_bound_check(c, r);
-            else if (!kept)
+            /* one that ends by itself runs to its end; ENDS_ROUNDS_MAX only
+             * stops a bound read at run time that is absurd (an unsigned -1) */
+            int bound = fi->ends[h] && c->unroll < ENDS_ROUNDS_MAX ? ENDS_ROUNDS_MAX : c->unroll;
+            if (kept) {
+                emit_bound_check(c, r, bound);
+            } else {
                 c->hit_guard = r;
+                c->hit_guard_bound = bound;
+            }
             goto counted;
         }
         /* loops decided while translating end by themselves (the budget
