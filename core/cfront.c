@@ -6167,51 +6167,36 @@ static void add_globals(cfront *c)
             obj_make_real(c, o);
 }
 
+/* The kind of the scalar that cell `cell` of a value of type t is (a
+ * mutex's one cell: LLVMStructTypeKind). */
+static LLVMTypeKind leaf_kind(cfront *c, LLVMTypeRef t, int cell)
+{
+    LLVMTypeKind k = p_LLVMGetTypeKind(t);
+    if (k == LLVMArrayTypeKind) {
+        LLVMTypeRef e = p_LLVMGetElementType(t);
+        int ec = type_cells(c, e);
+        return ec > 0 ? leaf_kind(c, e, cell % ec) : LLVMVoidTypeKind;
+    }
+    if (k == LLVMStructTypeKind && !is_mutex_type(t)) {
+        int i = field_of_cell(c, t, cell);
+        return i >= 0 ? leaf_kind(c, p_LLVMStructGetTypeAtIndex(t, (unsigned)i),
+                                  cell - field_offset(c, t, (unsigned)i))
+                      : LLVMVoidTypeKind;
+    }
+    return k;
+}
+
 /* Whether cell `cell` of a value of type t holds a pointer. */
 static int leaf_is_pointer(cfront *c, LLVMTypeRef t, int cell)
 {
-    switch (p_LLVMGetTypeKind(t)) {
-    case LLVMPointerTypeKind:
-        return 1;
-    case LLVMArrayTypeKind: {
-        LLVMTypeRef e = p_LLVMGetElementType(t);
-        int ec = type_cells(c, e);
-        return ec > 0 && leaf_is_pointer(c, e, cell % ec);
-    }
-    case LLVMStructTypeKind: {
-        if (is_mutex_type(t))
-            return 0;
-        int i = field_of_cell(c, t, cell);
-        return i >= 0 && leaf_is_pointer(c, p_LLVMStructGetTypeAtIndex(t, (unsigned)i),
-                                         cell - field_offset(c, t, (unsigned)i));
-    }
-    default:
-        return 0;
-    }
+    return leaf_kind(c, t, cell) == LLVMPointerTypeKind;
 }
 
 /* Whether cell `cell` of a value of type t holds a double or a float. */
 static int leaf_is_float(cfront *c, LLVMTypeRef t, int cell)
 {
-    switch (p_LLVMGetTypeKind(t)) {
-    case LLVMDoubleTypeKind:
-    case LLVMFloatTypeKind:
-        return 1;
-    case LLVMArrayTypeKind: {
-        LLVMTypeRef e = p_LLVMGetElementType(t);
-        int ec = type_cells(c, e);
-        return ec > 0 && leaf_is_float(c, e, cell % ec);
-    }
-    case LLVMStructTypeKind: {
-        if (is_mutex_type(t))
-            return 0;
-        int i = field_of_cell(c, t, cell);
-        return i >= 0 && leaf_is_float(c, p_LLVMStructGetTypeAtIndex(t, (unsigned)i),
-                                       cell - field_offset(c, t, (unsigned)i));
-    }
-    default:
-        return 0;
-    }
+    LLVMTypeKind k = leaf_kind(c, t, cell);
+    return k == LLVMDoubleTypeKind || k == LLVMFloatTypeKind;
 }
 
 /* The cells that hold doubles and floats, so that states and traces show
