@@ -546,9 +546,6 @@ typedef struct cfront {
     pending *work;
     int nwork, capwork;
     int path_done;
-    int faults;           /* addr_of gave a cell past its object's end: the
-                           * access emitted next stops its thread, so the
-                           * way ends there */
     LLVMValueRef here;    /* instruction being translated, for errors */
     /* joins not yet emitted: a join is only needed before the joiner's next
      * visible step, and a thread that ends after its joins needs none */
@@ -2098,11 +2095,15 @@ static int emit(cfront *c, ir_instr *in, const char *text)
         c->visible = 1;
     int i = ir_add_instr(c->p, c->t, in);
     free(own);
-    if (c->faults && ir_is_visible(in) && in->kind != I_FENCE) {
-        /* `for (k = 0; k < n; k++) a[k]` copied per time round with n
-         * read at run time: it stops at a's end, not FOLD_ROUNDS_MAX
-         * times round (SV-COMP's ring_2w1r: 550 000 instructions) */
-        c->faults = 0;
+    const ir_addr *a = &in->addr;
+    if (ir_is_visible(in) && in->kind != I_FENCE && a->var >= 0 && a->ptr < 0 && a->index >= 0 &&
+        c->p->exprs[a->index].op == OP_CONST &&
+        (c->p->exprs[a->index].value < 0 || c->p->exprs[a->index].value >= c->p->vars[a->var].length)) {
+        /* an access past its variable's end (gep_apply's known index past
+         * an object after a fork) stops its thread: nothing after it runs.
+         * `for (k = 0; k < n; k++) a[k]` copied per time round with n
+         * read at run time stops at a's end, not FOLD_ROUNDS_MAX times
+         * round (SV-COMP's ring_2w1r: 550 000 instructions) */
         end_path(c);
     }
     return i;
@@ -2455,9 +2456,6 @@ static ir_addr addr_of(cfront *c, cval v)
             a.index = v.off ? e_bin(c, OP_ADD, e_const(c, v.off), v.offx) : v.offx;
         else
             a.index = e_const(c, v.off);
-        const ir_expr *ix = &c->p->exprs[a.index];
-        if (ix->op == OP_CONST && (ix->value < 0 || ix->value >= c->objs[v.obj].ncells))
-            c->faults = 1;    /* gep_apply's index past the end, after a fork */
         return a;
     }
     a.ptr = e_of(c, v);
@@ -5723,7 +5721,6 @@ static void translate_thread(cfront *c, int id)
     F->counters = wmx_calloc(CTR_SLOTS * (size_t)(fi->nheaders ? fi->nheaders : 1), sizeof *F->counters);
     F->at = p_LLVMGetFirstInstruction(fi->blocks[0]);
     c->path_done = 0;
-    c->faults = 0;
     run_path(c);
     free_stack(c->stack, c->depth);
     while (c->nwork > 0 && !c->failed) {
@@ -5746,7 +5743,6 @@ static void translate_thread(cfront *c, int id)
         free(w.handle_objs);
         c->p->threads[c->t].instrs[w.jump].target = c->p->threads[c->t].ninstrs;
         c->path_done = 0;
-        c->faults = 0;
         enter_edge(c, w.from, w.to);
         run_path(c);
         free_stack(c->stack, c->depth);
