@@ -3,6 +3,8 @@
 #include "cond.h"
 #include "util.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,7 +269,12 @@ static wmx_val float_unary(ir_op op, wmx_val a)
     case OP_FNEG: return from_double(-d);
     case OP_ITOF: return from_double((double)a);
     case OP_UTOF: return from_double((double)(uint64_t)a);
-    case OP_F32:  return from_double((double)(float)d);
+    case OP_F32:
+        /* past float's range C leaves the conversion undefined: IEEE
+         * rounds it to an infinity */
+        if (d > FLT_MAX || d < -FLT_MAX)
+            return from_double(d > 0 ? (double)INFINITY : -(double)INFINITY);
+        return from_double((double)(float)d);
     case OP_FTOI:
         if (d != d)
             return 0;
