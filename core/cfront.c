@@ -1529,7 +1529,6 @@ static int call_keeps_loop(LLVMValueRef call, int depth)
     return 1;
 }
 
-/* Whether loop k must still be copied per time round after a fork. */
 /* The step of a counter of loop k (header block h): v is a phi of the
  * header whose every value from inside the loop is itself plus or minus the
  * same constant, or such a phi plus or minus a constant (the rotated test
@@ -1563,6 +1562,39 @@ static long counter_step(finfo *f, int k, int h, LLVMValueRef v)
         step = st;
     }
     return step;
+}
+
+/* !(a pr b) and the pr' with b pr' a == a pr b, for the orders (EQ and NE
+ * swap to themselves) */
+static LLVMIntPredicate icmp_negate(LLVMIntPredicate pr)
+{
+    switch (pr) {
+    case LLVMIntEQ: return LLVMIntNE;
+    case LLVMIntNE: return LLVMIntEQ;
+    case LLVMIntSLT: return LLVMIntSGE;
+    case LLVMIntSLE: return LLVMIntSGT;
+    case LLVMIntSGT: return LLVMIntSLE;
+    case LLVMIntSGE: return LLVMIntSLT;
+    case LLVMIntULT: return LLVMIntUGE;
+    case LLVMIntULE: return LLVMIntUGT;
+    case LLVMIntUGT: return LLVMIntULE;
+    default: return LLVMIntULT;        /* UGE */
+    }
+}
+
+static LLVMIntPredicate icmp_swap(LLVMIntPredicate pr)
+{
+    switch (pr) {
+    case LLVMIntSLT: return LLVMIntSGT;
+    case LLVMIntSLE: return LLVMIntSGE;
+    case LLVMIntSGT: return LLVMIntSLT;
+    case LLVMIntSGE: return LLVMIntSLE;
+    case LLVMIntULT: return LLVMIntUGT;
+    case LLVMIntULE: return LLVMIntUGE;
+    case LLVMIntUGT: return LLVMIntULT;
+    case LLVMIntUGE: return LLVMIntULE;
+    default: return pr;
+    }
 }
 
 /* Whether v has one value the whole time loop k runs: a constant, an
@@ -1608,19 +1640,14 @@ static int ends_by_itself(finfo *f, int k, int h)
             continue;
         LLVMIntPredicate pr = p_LLVMGetICmpPredicate(cmp);
         if (!in[s0])        /* the true way leaves: it stays while the test fails */
-            pr = pr == LLVMIntSLT ? LLVMIntSGE : pr == LLVMIntSLE ? LLVMIntSGT : pr == LLVMIntSGT ? LLVMIntSLE
-               : pr == LLVMIntSGE ? LLVMIntSLT : pr == LLVMIntULT ? LLVMIntUGE : pr == LLVMIntULE ? LLVMIntUGT
-               : pr == LLVMIntUGT ? LLVMIntULE : pr == LLVMIntUGE ? LLVMIntULT : pr == LLVMIntEQ ? LLVMIntNE : LLVMIntEQ;
+            pr = icmp_negate(pr);
         LLVMValueRef a = p_LLVMGetOperand(cmp, 0), b = p_LLVMGetOperand(cmp, 1);
         long step = counter_step(f, k, h, a);
         if (!step || !loop_invariant(f, k, b)) {
             step = counter_step(f, k, h, b);
             if (!step || !loop_invariant(f, k, a))
                 continue;
-            /* b is the counter: `e > i` stays as `i < e` */
-            pr = pr == LLVMIntSLT ? LLVMIntSGT : pr == LLVMIntSLE ? LLVMIntSGE : pr == LLVMIntSGT ? LLVMIntSLT
-               : pr == LLVMIntSGE ? LLVMIntSLE : pr == LLVMIntULT ? LLVMIntUGT : pr == LLVMIntULE ? LLVMIntUGE
-               : pr == LLVMIntUGT ? LLVMIntULT : pr == LLVMIntUGE ? LLVMIntULE : pr;
+            pr = icmp_swap(pr);   /* b is the counter: `e > i` stays as `i < e` */
         }
         /* it stays while counter < bound and climbs, or > and falls (not
          * <= UINT_MAX: unsigned counters wrap, and the test can always hold) */
@@ -1631,6 +1658,7 @@ static int ends_by_itself(finfo *f, int k, int h)
     return 0;
 }
 
+/* Whether loop k must still be copied per time round after a fork. */
 static int loop_needs_copies(finfo *f, int k)
 {
     const unsigned char *in = f->inloop + (size_t)k * (size_t)f->nblocks;
@@ -2884,14 +2912,28 @@ static void enter_edge(cfront *c, int from, int to);
  * to.  free() does nothing: objects are never reused. */
 static int handle_global(LLVMModuleRef m, LLVMValueRef g);
 
+/* Room for a count known only at run time (expression e: a malloc's bytes
+ * over its element's `esz`, a variable-length array's length): the count
+ * made here, MALLOC_RUN_TIME_CAP or --unroll's if more, and a run that
+ * asks for more is cut there, as a loop is at its bound. */
+static long run_time_cap(cfront *c, int e, long esz, const char *what)
+{
+    long cap = c->unroll > MALLOC_RUN_TIME_CAP ? c->unroll : MALLOC_RUN_TIME_CAP;
+    ir_instr as = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0, 0 });
+    as.e1 = e_bin(c, OP_LE, e, e_const(c, cap * esz));
+    as.bound_cut = true;
+    char why[160];
+    snprintf(why, sizeof why, "(%s bound reached: a size known at run time over %ld elements)", what, cap);
+    emit(c, &as, why);
+    return cap;
+}
+
 static void do_malloc(cfront *c, LLVMValueRef in, int zeroed)
 {
     cval a = val(c, p_LLVMGetOperand(in, 0));
     cval b = zeroed ? val(c, p_LLVMGetOperand(in, 1)) : cv_const(1);
     /* a size known only at run time (`malloc(sizeof(pthread_t) * n)` with
-     * n a nondet input): room for MALLOC_RUN_TIME_CAP elements (or
-     * --unroll's count, if more), and a run that asks for more is cut
-     * there, as a loop is at its bound */
+     * n a nondet input): see run_time_cap */
     int run_time = (a.kind == CV_REG || b.kind == CV_REG) && (a.kind == CV_REG || a.kind == CV_CONST) &&
                    (b.kind == CV_REG || b.kind == CV_CONST);
     if (!run_time && (a.kind != CV_CONST || b.kind != CV_CONST || a.c * b.c <= 0 || a.c * b.c > (1 << 20))) {
@@ -2914,17 +2956,8 @@ static void do_malloc(cfront *c, LLVMValueRef in, int zeroed)
              zeroed ? "calloc" : "malloc");
         return;
     }
-    if (run_time) {
-        long cap = c->unroll > MALLOC_RUN_TIME_CAP ? c->unroll : MALLOC_RUN_TIME_CAP;
-        ir_instr as = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0, 0 });
-        as.e1 = e_bin(c, OP_LE, e_bin(c, OP_MUL, e_of(c, a), e_of(c, b)), e_const(c, cap * esz));
-        as.bound_cut = true;
-        char why[160];
-        snprintf(why, sizeof why, "(%s bound reached: a size known at run time over %ld elements)",
-                 zeroed ? "calloc" : "malloc", cap);
-        emit(c, &as, why);
-        bytes = cap * esz;
-    }
+    if (run_time)
+        bytes = esz * run_time_cap(c, e_bin(c, OP_MUL, e_of(c, a), e_of(c, b)), esz, zeroed ? "calloc" : "malloc");
     LLVMTypeRef t = p_LLVMArrayType(elem, (unsigned)(bytes / esz));
     char name[64];
     snprintf(name, sizeof name, "$heap.%d", c->nobjs);
@@ -4235,13 +4268,12 @@ static void do_call(cfront *c, LLVMValueRef in)
     }
     if (strncmp(n, "llvm.fmuladd.", 13) == 0 || strncmp(n, "llvm.fabs.", 10) == 0 ||
         strcmp(n, "fabs") == 0 || strcmp(n, "fabsf") == 0) {
-        /* a * b + c, rounded twice (LLVM lets fmuladd be either), and |a| */
+        /* a * b + c, rounded twice (LLVM lets fmuladd be either), and |a|:
+         * the sign bit cleared */
         cval a = val(c, p_LLVMGetOperand(in, 0));
         int e, to_float = p_LLVMGetTypeKind(p_LLVMTypeOf(in)) == LLVMFloatTypeKind;
         if (n[0] == 'f' || strncmp(n, "llvm.fabs.", 10) == 0) {
-            int ea = e_of(c, a);
-            e = e_bin(c, OP_ADD, ea, e_bin(c, OP_MUL, e_bin(c, OP_FLT, ea, e_const(c, 0)),
-                                           e_bin(c, OP_SUB, ir_unop(c->p, OP_FNEG, ea), ea)));
+            e = e_bin(c, OP_AND, e_of(c, a), e_const(c, INT64_MAX));
         } else {
             cval b = val(c, p_LLVMGetOperand(in, 1)), d = val(c, p_LLVMGetOperand(in, 2));
             int m = e_bin(c, OP_FMUL, e_of(c, a), e_of(c, b));
@@ -5043,7 +5075,8 @@ static void do_float(cfront *c, LLVMValueRef in, LLVMOpcode op)
         /* the unordered predicates are the ordered ones' negations */
         ir_op cmp = OP_FEQ;
         int negate = 0, always = -1;
-        switch (p_LLVMGetFCmpPredicate(in)) {
+        LLVMRealPredicate pr = p_LLVMGetFCmpPredicate(in);
+        switch (pr) {
         case LLVMRealOEQ: cmp = OP_FEQ; break;
         case LLVMRealOGT: cmp = OP_FGT; break;
         case LLVMRealOGE: cmp = OP_FGE; break;
@@ -5061,7 +5094,7 @@ static void do_float(cfront *c, LLVMValueRef in, LLVMOpcode op)
         case LLVMRealORD: case LLVMRealUNO:
             /* ordered: neither is a NaN (x == x) */
             e = e_bin(c, OP_LAND, e_bin(c, OP_FEQ, ea, ea), e_bin(c, OP_FEQ, eb, eb));
-            if (p_LLVMGetFCmpPredicate(in) == LLVMRealUNO)
+            if (pr == LLVMRealUNO)
                 e = ir_unop(c->p, OP_NOT, e);
             break;
         }
@@ -5223,11 +5256,7 @@ static void out_of_bounds(cfront *c, LLVMValueRef in, cval p)
         return;
     }
     emit_assert(c, e_const(c, 0), text);
-    /* the failed assertion stops the thread: nothing after it runs (a
-     * loop copied per time round with a known index, `for (k = 0; k < n;
-     * k++) a[k]` with n read at run time, stops at a's end instead of
-     * being copied FOLD_ROUNDS_MAX times) */
-    end_path(c);
+    end_path(c);      /* the failed assertion stops the thread */
 }
 
 static cval load_cell(cfront *c, cval p, LLVMValueRef in, int dst)
@@ -5452,19 +5481,8 @@ static void do_alloca(cfront *c, LLVMValueRef in)
             return;
         }
         cval cnt = val(c, p_LLVMGetOperand(in, 0));
-        if (cnt.kind == CV_REG) {
-            /* a length known only at run time (`pthread_t t[n]` with n a
-             * nondet input): room for MALLOC_RUN_TIME_CAP (or --unroll's
-             * count), and a run that needs more is cut there */
-            long cap = c->unroll > MALLOC_RUN_TIME_CAP ? c->unroll : MALLOC_RUN_TIME_CAP;
-            ir_instr as = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0, 0 });
-            as.e1 = e_bin(c, OP_LE, e_of(c, cnt), e_const(c, cap));
-            as.bound_cut = true;
-            char why[160];
-            snprintf(why, sizeof why, "(array bound reached: a length known at run time over %ld)", cap);
-            emit(c, &as, why);
-            cnt = cv_const(cap);
-        }
+        if (cnt.kind == CV_REG)   /* `pthread_t t[n]`, n a nondet input */
+            cnt = cv_const(run_time_cap(c, e_of(c, cnt), 1, "array"));
         if (cnt.kind != CV_CONST || cnt.c < 1 || cnt.c > 65536 || (long)n * cnt.c > (1L << 20)) {
             fail(c, in, "unsupported: a variable-length array whose length is not known while translating");
             return;
