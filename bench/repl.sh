@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 . bench/rfsmc-gen.sh
 TMP=${TMPDIR:-/tmp}/wmx-bench-repl.$$
 mkdir -p "$TMP"
-trap 'rm -rf "$TMP"' EXIT
+trap 'rm -rf "$TMP" "$TMP.out" "$TMP.err" "$TMP.time"' EXIT
 trap 'exit 130' HUP INT PIPE TERM
 REPEAT=${REPEAT:-3}
 rc=0
@@ -23,22 +23,25 @@ printf 'explore\n' > "$TMP/explore.wmxs"
 
 # best CMD...: runs CMD REPEAT times; sets SEARCH (the time on wmx's
 # "N traces, ..., T s" line), WALL and CPU (user + system) to the smallest
-# seen; returns 1 if a run failed
+# seen; returns 1 if a run failed (a failed `time` leaves its status)
 best() {
   SEARCH= WALL= CPU=
   i=0
   while [ $i -lt "$REPEAT" ]; do
-    /usr/bin/time -f '%e %U %S' -o "$TMP/time" "$@" > "$TMP/out" 2> "$TMP/err"
+    # bash's `time` reads getrusage to the millisecond; /usr/bin/time's
+    # 10 ms ticks are a tenth of a readers-16 run
+    bash -c 'TIMEFORMAT="%3R %3U %3S"; t=$1; shift
+             { time "$@" > "$t.out" 2> "$t.err"; } 2> "$t.time"' best "$TMP" "$@"
     st=$?
     if [ $st -ne 0 ]; then
       echo "repl.sh: exit $st: $*" >&2
-      sed 's/^/  /' "$TMP/err" >&2
+      sed 's/^/  /' "$TMP.err" >&2
       return 1
     fi
-    t=$(sed -n 's/.* events, \([0-9.]*\) s$/\1/p' "$TMP/out" | head -n 1)
+    t=$(sed -n 's/.* events, \([0-9.]*\) s$/\1/p' "$TMP.out" | head -n 1)
     SEARCH=$(awk -v a="$SEARCH" -v b="$t" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }')
-    w=$(tail -n 1 "$TMP/time" | cut -d' ' -f1)
-    c=$(tail -n 1 "$TMP/time" | awk '{ printf "%.2f", $2 + $3 }')
+    w=$(tail -n 1 "$TMP.time" | cut -d' ' -f1)
+    c=$(tail -n 1 "$TMP.time" | awk '{ printf "%.3f", $2 + $3 }')
     WALL=$(awk -v a="$WALL" -v b="$w" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }')
     CPU=$(awk -v a="$CPU" -v b="$c" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }')
     i=$((i + 1))

@@ -7,7 +7,9 @@
 #     trace counts, on programs with one and with many traces per state;
 #  2. past the list's cap (10000 final states) the summary says how many
 #     traces were not listed, and the total is still every trace;
-#  3. readers-15 (32768 final states): the search the REPL reports takes at
+#  3. `select N` replays each recorded trace (kept packed, see ui_trace) to
+#     the final state its line shows, under PSO, whose flushes name a cell;
+#  4. readers-15 (32768 final states): the search the REPL reports takes at
 #     most twice the batch search + 0.2 s (not checked under sanitizers or
 #     valgrind, whose slowdowns differ between the two).
 set -u
@@ -56,7 +58,24 @@ if ! grep -q 'Executions (10000 final states (list capped at 10000: 6384 traces 
     fail=1
 fi
 
-# 3. the speed, against the batch command
+# 3. select replays each execution to its own final state
+for prog in examples/mp.wmx examples/sb.wmx; do
+    { printf 'model pso\nalgo naive\nexplore\n'; for i in 1 2 3 4; do printf 'select %d\n' "$i"; done; } > "$tmp/sel.wmxs"
+    (cd "$root" && env HOME="$tmp" LC_ALL=C "$WMX" --script "$tmp/sel.wmxs" "$prog") > "$tmp/sel.out" 2>&1
+    picked=$(grep -c '^execution [0-9]* (trace 1 of [0-9]*): ' "$tmp/sel.out")
+    flushes=$(grep -c '^ *[0-9][0-9]*  P[0-9]*: flush [a-z]' "$tmp/sel.out")
+    # each "execution N (...): STATE" is followed by its timeline and "final state: STATE"
+    bad=$(awk '/^execution [0-9]+ \(trace 1 of [0-9]+\): / { want = $0; sub(/^[^:]*: /, "", want); sub(/  .*$/, "", want); next }
+               /^final state: / { got = $0; sub(/^final state: /, "", got); if (got != want) n++ }
+               END { print n + 0 }' "$tmp/sel.out")
+    if [ "$picked" -ne 4 ] || [ "$flushes" -lt 4 ] || [ "$bad" -ne 0 ]; then
+        echo "FAIL: $prog under PSO: select replayed $picked of 4 executions ($flushes flushes, $bad to another state)"
+        sed 's/^/  /' "$tmp/sel.out" | tail -30
+        fail=1
+    fi
+done
+
+# 4. the speed, against the batch command
 case "${WMX_BUILD:-build}:$WMX" in
 *asan*|*valgrind*) echo "repl_explore: speed not checked under ${WMX_BUILD:-}" ;;
 *)

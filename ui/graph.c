@@ -571,7 +571,7 @@ gx_graph *gx_from_traces(const ui_exec_list *l, const wmx_program *p, int max_no
             if (st)
                 machine_init(l->m, st);
             for (int i = 0; i < t->len; i++) {
-                const wmx_transition *x = &t->steps[i];
+                const wmx_transition step = ui_trace_step(t, i), *x = &step;
                 wmx_event ev;
                 memset(&ev, 0, sizeof ev);
                 if (st)

@@ -107,21 +107,92 @@ static void temp_trace(ui_state *ui, char *path, size_t n)
 /* Where a command's standard output goes: the output pane keeps only its
  * last UI_OUT_MAX_LINES lines and the status line its first, so only those
  * are kept; scripted mode gets everything on its echo stream as it comes.
- * (An explore prints a line per final state: a memory stream of them all
- * cost the REPL as much time as the search.) */
+ * The kept text is a chain of fixed blocks that drops whole blocks from its
+ * front once the others hold enough lines, and reuses them: an explore
+ * prints a line per final state, and a memory stream of them all cost the
+ * REPL as much time as the search, a buffer trimmed by moving its lines
+ * a fifth of it. */
+#define SINK_BLOCK ((size_t)1 << 16)
+
+typedef struct sink_block {
+    struct sink_block *next;
+    size_t len;
+    long lines;             /* newlines in data */
+    char data[SINK_BLOCK];
+} sink_block;
+
 typedef struct out_sink {
     FILE *echo;
     size_t total;           /* bytes written */
     char first[512];        /* the first line, cut to fit */
     size_t first_len;
     bool first_done;
-    char *tail;             /* at least the last UI_OUT_MAX_LINES lines */
-    size_t len, cap, trim_at;
+    sink_block *head, *last, *spare;
+    long lines;             /* newlines in the chain */
+    char *tail;             /* sink_finish: the last UI_OUT_MAX_LINES lines */
+    size_t len;
 } out_sink;
 
-/* Drops the lines before the last UI_OUT_MAX_LINES. */
-static void sink_trim(out_sink *k)
+static void sink_append(out_sink *k, const char *data, size_t n)
 {
+    while (n > 0) {
+        if (!k->last || k->last->len == SINK_BLOCK) {
+            sink_block *b = k->spare;
+            if (b)
+                k->spare = b->next;
+            else
+                b = wmx_malloc(sizeof *b);
+            b->next = NULL;
+            b->len = 0;
+            b->lines = 0;
+            if (k->last)
+                k->last->next = b;
+            else
+                k->head = b;
+            k->last = b;
+        }
+        sink_block *b = k->last;
+        size_t take = SINK_BLOCK - b->len < n ? SINK_BLOCK - b->len : n;
+        memcpy(b->data + b->len, data, take);
+        for (const char *p = data, *end = data + take; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+            b->lines++, k->lines++;
+        b->len += take;
+        data += take;
+        n -= take;
+    }
+    /* the blocks after the first hold the last UI_OUT_MAX_LINES lines */
+    while (k->head != k->last && k->lines - k->head->lines > UI_OUT_MAX_LINES) {
+        sink_block *b = k->head;
+        k->head = b->next;
+        k->lines -= b->lines;
+        b->next = k->spare;
+        k->spare = b;
+    }
+}
+
+/* Joins the chain into tail, cut to its last UI_OUT_MAX_LINES lines, and
+ * frees the blocks. */
+static void sink_finish(out_sink *k)
+{
+    size_t size = 0;
+    for (sink_block *b = k->head; b; b = b->next)
+        size += b->len;
+    k->tail = wmx_malloc(size + 1);
+    k->len = 0;
+    for (sink_block *b = k->head; b; b = b->next) {
+        memcpy(k->tail + k->len, b->data, b->len);
+        k->len += b->len;
+    }
+    k->tail[k->len] = '\0';
+    for (int pass = 0; pass < 2; pass++) {
+        sink_block *b = pass ? k->spare : k->head;
+        while (b) {
+            sink_block *next = b->next;
+            free(b);
+            b = next;
+        }
+    }
+    k->head = k->last = k->spare = NULL;
     int lines = 0;
     size_t i = k->len ? k->len - 1 : 0;     /* a last newline ends the last line */
     while (i > 0 && lines <= UI_OUT_MAX_LINES) {
@@ -136,10 +207,9 @@ static void sink_trim(out_sink *k)
     if (lines > UI_OUT_MAX_LINES)
         i++;                    /* keep from just after that newline */
     if (i > 0) {
-        memmove(k->tail, k->tail + i, k->len - i);
+        memmove(k->tail, k->tail + i, k->len - i + 1);
         k->len -= i;
     }
-    k->trim_at = 2 * k->len > ((size_t)1 << 20) ? 2 * k->len : (size_t)1 << 20;
 }
 
 static ssize_t sink_write(void *cookie, const char *data, size_t n)
@@ -154,14 +224,7 @@ static ssize_t sink_write(void *cookie, const char *data, size_t n)
         else if (k->first_len + 1 < sizeof k->first)
             k->first[k->first_len++] = data[i];
     }
-    if (k->len + n + 1 > k->cap) {
-        k->cap = 2 * (k->len + n + 1);
-        k->tail = wmx_realloc(k->tail, k->cap);
-    }
-    memcpy(k->tail + k->len, data, n);
-    k->len += n;
-    if (k->len > k->trim_at)
-        sink_trim(k);
+    sink_append(k, data, n);
     return (ssize_t)n;
 }
 
@@ -229,7 +292,7 @@ int ui_exec_line(ui_state *ui, const char *line, FILE *echo)
 
     char *ebuf = NULL;
     size_t elen = 0;
-    out_sink sink = { .echo = echo, .trim_at = (size_t)1 << 20 };
+    out_sink sink = { .echo = echo };
     FILE *out = fopencookie(&sink, "w", (cookie_io_functions_t){ .write = sink_write });
     FILE *err = open_memstream(&ebuf, &elen);
     if (!out || !err) {
@@ -237,6 +300,7 @@ int ui_exec_line(ui_state *ui, const char *line, FILE *echo)
             fclose(out);
         if (err)
             fclose(err);
+        sink_finish(&sink);
         free(sink.tail);
         free(ebuf);
         out_add(&ui->out, ST_ERROR, "out of memory");
@@ -281,9 +345,7 @@ int ui_exec_line(ui_state *ui, const char *line, FILE *echo)
     fclose(out);
     fclose(err);
     size_t olen = sink.total;
-    sink_trim(&sink);
-    if (sink.tail)
-        sink.tail[sink.len] = '\0';
+    sink_finish(&sink);
     sink.first[sink.first_len] = '\0';
     /* the Graph pane covers the Output pane: what a graph command says goes
      * to the status line; any other command's output brings Output back */

@@ -649,10 +649,21 @@ static void index_grow(ui_exec_list *l)
     free(old);
 }
 
+/* The filter's word and two bits for hash h (bits the index does not use
+ * first, so that the two do not fail together). */
+static uint64_t *filter_word(const ui_exec_list *l, unsigned h, uint64_t *bits)
+{
+    *bits = (uint64_t)1 << (h >> 20 & 63) | (uint64_t)1 << (h >> 26 & 63);
+    return &l->filter[h % UI_EXEC_FILTER_WORDS];
+}
+
 static ui_exec_class *class_find(ui_exec_list *l, unsigned h, const wmx_val *vals, int n, bool blocked,
                                  bool error, bool deadlock)
 {
     if (!l->index_cap)
+        return NULL;
+    uint64_t bits, *w = filter_word(l, h, &bits);
+    if ((*w & bits) != bits)
         return NULL;
     unsigned mask = (unsigned)l->index_cap - 1;
     for (unsigned i = h & mask; l->index[i].ci; i = (i + 1) & mask) {
@@ -664,6 +675,27 @@ static ui_exec_class *class_find(ui_exec_list *l, unsigned h, const wmx_val *val
             return c;
     }
     return NULL;
+}
+
+/* Copies tr's steps into t, packed when every step fits (see ui_trace). */
+static void trace_keep(ui_exec_list *l, ui_trace *t, const explore_trace *tr)
+{
+    t->len = tr->len;
+    uint32_t *packed = sess_exec_alloc(l, (size_t)(tr->len ? tr->len : 1) * sizeof *packed);
+    int i;
+    for (i = 0; i < tr->len; i++) {
+        const wmx_transition *x = &tr->steps[i];
+        if (x->thread < 0 || x->thread > 0x1ff || x->cell < -1 || x->cell >= 0x3fffff)
+            break;
+        packed[i] = (uint32_t)(x->kind == TR_FLUSH) | (uint32_t)x->thread << 1 | (uint32_t)(x->cell + 1) << 10;
+    }
+    t->wide = i < tr->len;
+    if (!t->wide) {
+        t->steps = packed;      /* the packed copy is left in the pool */
+        return;
+    }
+    t->steps = sess_exec_alloc(l, (size_t)tr->len * sizeof *tr->steps);
+    memcpy(t->steps, tr->steps, (size_t)tr->len * sizeof *tr->steps);
 }
 
 static void explore_trace_cb(const explore_trace *tr, void *ud)
@@ -711,6 +743,10 @@ static void explore_trace_cb(const explore_trace *tr, void *ud)
         c->deadlock = deadlock;
         c->error = tr->error;
         index_put(l, h, l->n - 1);
+        if (!l->filter)
+            l->filter = wmx_calloc(UI_EXEC_FILTER_WORDS, sizeof *l->filter);
+        uint64_t bits, *w = filter_word(l, h, &bits);
+        *w |= bits;
         if (p->quant != Q_NONE) {
             const wmx_val **regs = wmx_malloc((size_t)p->nthreads * sizeof *regs);
             for (int t = 0; t < p->nthreads; t++)
@@ -730,10 +766,7 @@ static void explore_trace_cb(const explore_trace *tr, void *ud)
             c->traces = more;
         }
         ui_trace *t = &c->traces[c->ntraces++];
-        t->len = tr->len;
-        t->steps = sess_exec_alloc(l, (size_t)(tr->len ? tr->len : 1) * sizeof *t->steps);
-        if (tr->len)            /* a trace of no steps may come without a buffer */
-            memcpy(t->steps, tr->steps, (size_t)tr->len * sizeof *t->steps);
+        trace_keep(l, t, tr);
     }
 }
 
@@ -776,10 +809,19 @@ void ui_explore_before(explore_opts *o, cmd_ctx *ctx)
     ui->progress = (ui_progress){ .active = true, .what = what_buf };
 }
 
+typedef struct class_order {
+    const ui_exec_class *v;
+    int n;                      /* observed values compared */
+} class_order;
+
+/* Orders class numbers by their classes (the list is sorted as numbers,
+ * then permuted once: moving the classes themselves in every merge pass
+ * cost more than comparing them). */
 static int class_cmp(const void *a, const void *b, void *ctx)
 {
-    const ui_exec_class *x = a, *y = b;
-    int n = *(const int *)ctx;
+    const class_order *o = ctx;
+    const ui_exec_class *x = &o->v[*(const int *)a], *y = &o->v[*(const int *)b];
+    int n = o->n;
     for (int i = 0; i < n; i++)
         if (x->vals[i] != y->vals[i])
             return x->vals[i] < y->vals[i] ? -1 : 1;
@@ -798,7 +840,17 @@ void ui_explore_after(const explore_result *r, cmd_ctx *ctx)
     if (!l->m)
         return;
     int n = l->nobserved < 64 ? l->nobserved : 64;
-    wmx_sort(l->v, (size_t)l->n, sizeof *l->v, class_cmp, &n);
+    int *order = wmx_malloc((size_t)(l->n ? l->n : 1) * sizeof *order);
+    for (int i = 0; i < l->n; i++)
+        order[i] = i;
+    wmx_sort(order, (size_t)l->n, sizeof *order, class_cmp, &(class_order){ l->v, n });
+    ui_exec_class *sorted = wmx_malloc((size_t)(l->n ? l->n : 1) * sizeof *sorted);
+    for (int i = 0; i < l->n; i++)
+        sorted[i] = l->v[order[i]];
+    free(order);
+    free(l->v);
+    l->v = sorted;
+    l->cap = l->n ? l->n : 1;
     free(l->index);                 /* sorting moved the classes; the list is final */
     l->index = NULL;
     l->index_cap = 0;
@@ -874,9 +926,14 @@ static int cmd_select(int argc, char **argv, cmd_ctx *ctx)
         fprintf(ctx->out, "model switched to %s (the executions were explored under it)\n",
                 model_name(l->model));
     }
-    ui_trace *t = &c->traces[k - 1];
+    const ui_trace *t = &c->traces[k - 1];
+    wmx_transition *steps = wmx_malloc((size_t)(t->len ? t->len : 1) * sizeof *steps);
+    for (int i = 0; i < t->len; i++)
+        steps[i] = ui_trace_step(t, i);
     int bad = 0;
-    if (sess_replay(s, t->steps, t->len, t->len, &bad) < 0) {
+    int replayed = sess_replay(s, steps, t->len, t->len, &bad);
+    free(steps);
+    if (replayed < 0) {
         fprintf(ctx->err, "select: step %d of the recorded trace is not enabled\n", bad + 1);
         return EXIT_USAGE;
     }

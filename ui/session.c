@@ -52,6 +52,15 @@ static struct ui_pool_chunk *pool_chunk(size_t need, size_t prev)
     return c;
 }
 
+wmx_transition ui_trace_step(const ui_trace *t, int i)
+{
+    if (t->wide)
+        return ((const wmx_transition *)t->steps)[i];
+    uint32_t w = ((const uint32_t *)t->steps)[i];
+    return (wmx_transition){ .kind = (w & 1) ? TR_FLUSH : TR_STEP, .thread = (int)(w >> 1 & 0x1ff),
+                             .cell = (int)(w >> 10) - 1 };
+}
+
 void *sess_exec_alloc(ui_exec_list *l, size_t bytes)
 {
     bytes = (bytes + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
@@ -111,6 +120,7 @@ void sess_exec_clear(ui_exec_list *l)
     }
     free(l->v);
     free(l->index);
+    free(l->filter);
     for (int i = 0; i < l->nobserved; i++)
         free(l->observed_names ? l->observed_names[i] : NULL);
     free(l->observed_names);

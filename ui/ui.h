@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <wchar.h>
 
@@ -117,10 +118,17 @@ const char *scr_glyph(const ui_screen *s, const char *unicode, const char *ascii
 
 /* ---- executions recorded by `explore` (session.c) -------------------- */
 
+/* A recorded trace.  Its steps are packed into 32 bits each (kind, thread,
+ * PSO cell) when they fit, which all but huge programs do: ten thousand
+ * classes' traces then take a third of the memory, and touching fresh pages
+ * was the REPL's largest cost over the batch explore.  `wide` traces keep
+ * whole transitions.  Read a step with ui_trace_step. */
 typedef struct ui_trace {
     int len;
-    wmx_transition *steps;
+    bool wide;
+    void *steps;            /* uint32_t[len], or wmx_transition[len] if wide */
 } ui_trace;
+wmx_transition ui_trace_step(const ui_trace *t, int i);
 
 #define UI_TRACES_PER_CLASS 64
 
@@ -140,6 +148,7 @@ typedef struct ui_exec_class {
 /* The executions list keeps at most this many classes: enough to browse,
  * bounded in memory; the summary says when it is capped. */
 #define UI_EXEC_LIST_CAP 10000
+#define UI_EXEC_FILTER_WORDS 4096
 /* `explore` prints the first this many to the output, the pane has all. */
 #define UI_EXEC_OUTPUT_LINES 1000
 
@@ -157,6 +166,11 @@ typedef struct ui_exec_list {
      * no class */
     struct ui_exec_slot { unsigned hash; int ci; } *index;  /* ci: class + 1, 0 = empty */
     int index_cap;          /* a power of two, at least twice n */
+    /* a Bloom filter over the classes' hashes (two bits per class in one
+     * 64-bit word): once the list is full nearly every trace is of a class
+     * not in it, and the filter answers that from 32 KiB where a probe of
+     * the index missed the cache every time */
+    uint64_t *filter;       /* UI_EXEC_FILTER_WORDS words */
     long traces;
     long unlisted;          /* traces whose class did not fit in the list */
     struct ui_pool_chunk *pool; /* the classes' values and traces: one block
