@@ -294,5 +294,35 @@ sed -i 's/    for (int i = s; i < e; i++)/    for (int i = s; i < e; i++) { if (
 if grep -q '"blocked": [1-9]' "$tmp/ends.json" || [ "$rc" = 3 ]; then ok; else
     bad "ends.c with a counter that may stand still: rc=$rc $(grep -o '"traces": [0-9]*, "blocked": [0-9]*' "$tmp/ends.json"), want executions cut at --unroll 2"; fi
 
+# 6. a loop that ends by itself gets no PLP flags: it changes its counter
+#    every time round, so assume(changed) would always hold, and a flag per
+#    copied time round made every state longer (longwriter-2048 in C ran 10x
+#    slower than as .wmx); a loop that may go round unchanged keeps them
+cat > "$tmp/lw.c" <<'EOF'
+#include <pthread.h>
+#include <stdatomic.h>
+atomic_int x, flag;
+void *w(void *arg) { for (int i = 0; i < 64; i++) atomic_store_explicit(&x, 1, memory_order_relaxed); return NULL; }
+void *r(void *arg) { int v = atomic_load_explicit(&x, memory_order_relaxed); (void)v; return NULL; }
+int main(void)
+{
+    pthread_t a, b;
+    pthread_create(&a, 0, w, 0);
+    pthread_create(&b, 0, r, 0);
+    return 0;
+}
+EOF
+"$WMX" transform "$tmp/lw.c" > "$tmp/lw.ir" 2>&1
+n=$(grep -c 'changed nothing' "$tmp/lw.ir")
+if [ "$n" = 0 ] && [ "$(grep -c '^ *[0-9]* store ' "$tmp/lw.ir")" = 64 ]; then ok; else
+    bad "lw.c: $n PLP assumes in a loop that ends by itself (want 0 and 64 stores)"; fi
+"$WMX" explore "$tmp/lw.c" --model sc --algo odpor --json > "$tmp/lw.json" 2>&1
+if grep -q '"traces": 65, "blocked": 0,' "$tmp/lw.json"; then ok; else
+    bad "lw.c: $(grep -o '"traces": [0-9]*, "blocked": [0-9]*' "$tmp/lw.json"), want 65 complete, 0 blocked"; fi
+sed -i 's/for (int i = 0; i < 64; i++) atomic_store_explicit(&x, 1, memory_order_relaxed);/for (int i = 0; i < 64; i++) { atomic_store_explicit(\&x, 1, memory_order_relaxed); if (atomic_load(\&flag)) i--; }/' "$tmp/lw.c"
+"$WMX" transform "$tmp/lw.c" > "$tmp/lw.ir" 2>&1
+if grep -q 'changed nothing' "$tmp/lw.ir"; then ok; else
+    bad "lw.c with a counter that may stand still: no PLP assume"; fi
+
 echo "c_loops: $checks checks passed"
 [ $fail = 0 ]
