@@ -44,4 +44,35 @@ for row in "readers 16 odpor" "readers 16 rfsmc" "lastzero 12 odpor" "lastzero 1
   printf '%-14s %-6s %-17s %-17s %-6s %-17s %-6s %-17s %s\n' "$1-$2" "$3" "${ws}s ${wk}KB" "${cs}s ${ck}KB" "$ratio" \
     "${ks}s ${kk}KB" "$kratio" "$fe" "$fk"
 done
+
+# Issue 42: the families as people run them, without --unroll (loops that
+# end by themselves run to their end): C cold (clang, libLLVM and the
+# translation every run) within the .wmx time + 0.15 s, and a run from a
+# kept translation within 2x the .wmx run's peak memory.
+echo
+echo "without --unroll (issue 42): target C cold <= .wmx + 0.15 s, C kept peak < 2x .wmx peak"
+printf '%-16s %-6s %-17s %-17s %-8s %-17s %s\n' program algo ".wmx s/KB" "C cold s/KB" "+s" "C kept s/KB" "peak/.wmx"
+for row in "readers 16 rfsmc" "lastzero 12 rfsmc" "lastzero 14 rfsmc" "lastwrite 9 odpor" "longwriter 2048 odpor"; do
+  set -- $row
+  if [ "$1" = longwriter ]; then
+    # the .wmx twin of c_longwriter: one thread storing x = 1 N times, one reading it
+    { printf 'name longwriter-%s\nvar x;\nthread w {\n' "$2"
+      i=0; while [ $i -lt "$2" ]; do printf '  x = 1;\n'; i=$((i + 1)); done
+      printf '}\nthread r { a = x; }\n'; } > "$tmp/p.wmx"
+  else
+    "$1" "$2" > "$tmp/p.wmx"
+  fi
+  "c_$1" "$2" > "$tmp/p.c"
+  rm -rf "$tmp/cache"
+  measure "$tmp/w" "$WMX" explore "$tmp/p.wmx" --model sc --algo "$3" --json; ws=$SECS; wk=$KB
+  measure "$tmp/c" env WMX_CACHE=off "$WMX" explore "$tmp/p.c" --model sc --algo "$3" --json; cs=$SECS; ck=$KB
+  "$WMX" explore "$tmp/p.c" --model sc --algo "$3" --json > /dev/null 2>&1
+  measure "$tmp/k" "$WMX" explore "$tmp/p.c" --model sc --algo "$3" --json; ks=$SECS; kk=$KB
+  wt=$(json_field "$tmp/w" traces); ct=$(json_field "$tmp/c" traces); kt=$(json_field "$tmp/k" traces)
+  [ -n "$wt" ] && [ "$wt" = "$ct" ] && [ "$wt" = "$kt" ] || { echo "$1-$2 $3: counts differ (.wmx $wt, C $ct, kept $kt)"; rc=1; }
+  extra=$(awk -v a="$cs" -v b="$ws" 'BEGIN { printf "%+.2f", a - b }')
+  peak=$(awk -v a="$kk" -v b="$wk" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }')
+  printf '%-16s %-6s %-17s %-17s %-8s %-17s %s\n' "$1-$2" "$3" "${ws}s ${wk}KB" "${cs}s ${ck}KB" "$extra" \
+    "${ks}s ${kk}KB" "$peak"
+done
 exit $rc
