@@ -451,6 +451,11 @@ typedef struct finst {
 /* A loop decided by constants after a fork is copied per time round up to
  * this many times, then kept as a loop (and bounded by --unroll). */
 #define FOLD_ROUNDS_MAX 1024
+/* A loop copied per time round after a fork (see loop_needs_copies) that
+ * ends by itself goes round up to this many times (or --unroll's count),
+ * while the program has fewer than COPIED_ENDS_THREADS threads. */
+#define COPIED_ENDS_ROUNDS 64
+#define COPIED_ENDS_THREADS 128
 /* Elements of a malloc whose size is known only at run time (at least;
  * --unroll's count if larger): a run that asks for more is cut there. */
 #define MALLOC_RUN_TIME_CAP 16
@@ -1609,6 +1614,36 @@ static int loop_invariant(finfo *f, int k, LLVMValueRef v)
     return b >= 0 && !f->inloop[(size_t)k * (size_t)f->nblocks + (size_t)b];
 }
 
+/* Whether v, in loop k, loads a global that only this function stores to,
+ * outside the loop, and whose address goes nowhere else (`i < n` for a
+ * `volatile int n` main set before creating threads): read afresh every
+ * time round, but the same each time.  A guess at most: a copied loop it
+ * admits goes round up to COPIED_ENDS_ROUNDS instead of --unroll. */
+static int loop_fixed_load(finfo *f, int k, LLVMValueRef v)
+{
+    if (!p_LLVMIsAInstruction(v) || p_LLVMGetInstructionOpcode(v) != LLVMLoad)
+        return 0;
+    LLVMValueRef g = p_LLVMGetOperand(v, 0);
+    if (!p_LLVMIsAGlobalVariable(g))
+        return 0;
+    const unsigned char *in = f->inloop + (size_t)k * (size_t)f->nblocks;
+    for (LLVMUseRef u = p_LLVMGetFirstUse(g); u; u = p_LLVMGetNextUse(u)) {
+        LLVMValueRef user = p_LLVMGetUser(u);
+        if (!p_LLVMIsAInstruction(user))
+            return 0;
+        LLVMOpcode op = p_LLVMGetInstructionOpcode(user);
+        if (op == LLVMLoad)
+            continue;
+        if (op != LLVMStore || p_LLVMGetOperand(user, 1) != g || p_LLVMGetOperand(user, 0) == g)
+            return 0;
+        LLVMBasicBlockRef bb = p_LLVMGetInstructionParent(user);
+        int b = pmap_get(&f->bidx, bb);
+        if (p_LLVMGetBasicBlockParent(bb) != f->fn || b < 0 || in[b])
+            return 0;
+    }
+    return 1;
+}
+
 /* Whether loop k (header block h) ends by itself: on every time round a
  * test leaves it unless a counter is still short of a bound fixed while it
  * runs, and the counter steps toward that bound (`for (i = s; i < e; i++)`,
@@ -1616,7 +1651,7 @@ static int loop_invariant(finfo *f, int k, LLVMValueRef v)
  * other threads do, so it runs to its end, as GenMC and Nidhugg run it.
  * The test must be in the header or in the loop's one latch (both run
  * every time round). */
-static int ends_by_itself(finfo *f, int k, int h)
+static int ends_by_itself(finfo *f, int k, int h, int loaded)
 {
     int n = f->nblocks, latch = -1, nlatch = 0;
     const unsigned char *in = f->inloop + (size_t)k * (size_t)n;
@@ -1643,9 +1678,9 @@ static int ends_by_itself(finfo *f, int k, int h)
             pr = icmp_negate(pr);
         LLVMValueRef a = p_LLVMGetOperand(cmp, 0), b = p_LLVMGetOperand(cmp, 1);
         long step = counter_step(f, k, h, a);
-        if (!step || !loop_invariant(f, k, b)) {
+        if (!step || !(loop_invariant(f, k, b) || (loaded && loop_fixed_load(f, k, b)))) {
             step = counter_step(f, k, h, b);
-            if (!step || !loop_invariant(f, k, a))
+            if (!step || !(loop_invariant(f, k, a) || (loaded && loop_fixed_load(f, k, a))))
                 continue;
             pr = icmp_swap(pr);   /* b is the counter: `e > i` stays as `i < e` */
         }
@@ -1890,7 +1925,7 @@ static finfo *func_info(cfront *c, LLVMValueRef fn)
          * so PLP's assume(changed) always holds there: leave it out (its
          * flags, a register per time round of a copied loop, made every
          * state longer: longwriter-2048 in C ran 10x slower) */
-        if (c->plp && !pure && !zne && !ends_by_itself(f, k, h) && plp_loop(f, k, h)) {
+        if (c->plp && !pure && !zne && !ends_by_itself(f, k, h, 0) && plp_loop(f, k, h)) {
             f->zne[k] = 1;
             f->plp_phi[k] = p_LLVMGetInstructionOpcode(p_LLVMGetFirstInstruction(f->blocks[h])) == LLVMPHI;
         }
@@ -1902,7 +1937,9 @@ static finfo *func_info(cfront *c, LLVMValueRef fn)
         if (k < 0)
             continue;
         f->unrolled[k] = (unsigned char)loop_needs_copies(f, k);
-        f->ends[k] = (unsigned char)ends_by_itself(f, k, h);
+        /* a copied loop may take its bound from a global read afresh (see
+         * loop_fixed_load): a wrong guess only copies it further */
+        f->ends[k] = (unsigned char)ends_by_itself(f, k, h, f->unrolled[k]);
     }
     for (int b = 0; b < n; b++)
         free(pred[b]);
@@ -4848,6 +4885,12 @@ static void enter_edge(cfront *c, int from, int to)
         F->counters[nh + h] = c->shared_folds;
         int bound = c->forked ? c->unroll
                   : on_folds ? (c->unroll > FOLD_ROUNDS_MAX ? c->unroll : FOLD_ROUNDS_MAX) : 1000000;
+        /* a copied loop that ends by itself (`for (i = 0; i < n; i++)
+         * pthread_create(...)` with n read at run time) runs to its end as
+         * far as COPIED_ENDS_ROUNDS and COPIED_ENDS_THREADS allow, which
+         * leave room for the threads that write nondet values */
+        if (c->forked && fi->ends[h] && c->nthreads < COPIED_ENDS_THREADS && bound < COPIED_ENDS_ROUNDS)
+            bound = COPIED_ENDS_ROUNDS;
         if (++F->counters[h] > bound) {
             if (c->forked || on_folds)
                 emit_block_forever(c, "(loop bound reached: --unroll)", true);

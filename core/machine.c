@@ -528,8 +528,15 @@ int machine_enabled(const wmx_machine *m, const void *state, wmx_transition *out
 bool machine_first_enabled(const wmx_machine *m, const void *state,
                            const unsigned char *skip_step, wmx_transition *out)
 {
+    return machine_first_enabled_in(m, state, skip_step, NULL, out);
+}
+
+bool machine_first_enabled_in(const wmx_machine *m, const void *state, const unsigned char *skip_step,
+                              const int *order, wmx_transition *out)
+{
     void *s = CS(state);
-    for (int t = 0; t < m->nthreads; t++) {
+    for (int k = 0; k < m->nthreads; k++) {
+        int t = order ? order[k] : k;
         if (!(skip_step && skip_step[t]) && step_enabled(m, s, t)) {
             *out = (wmx_transition){ TR_STEP, t, -1 };
             return true;

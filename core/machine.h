@@ -108,6 +108,10 @@ int machine_enabled(const wmx_machine *m, const void *state, wmx_transition *out
  * listing the rest; false when there is none. */
 bool machine_first_enabled(const wmx_machine *m, const void *state,
                            const unsigned char *skip_step, wmx_transition *out);
+/* The same with the threads taken in the order given (a permutation of
+ * 0 .. nthreads-1; NULL: by number). */
+bool machine_first_enabled_in(const wmx_machine *m, const void *state, const unsigned char *skip_step,
+                              const int *order, wmx_transition *out);
 /* Whether one transition is enabled. */
 bool machine_is_enabled(const wmx_machine *m, const void *state, const wmx_transition *t);
 /* Applies an enabled transition and describes it in *ev (may be NULL). */

@@ -146,6 +146,9 @@ typedef struct rs {
     int *vc;               /* nthreads clock per trace position */
     int vccap;
     wmx_eid *order;        /* thread event at each trace position (-1 for a flush) */
+    /* the order in which a trace is extended: threads that assert last (see
+     * rfsmc_iter_new), or NULL (by number) */
+    int *sched;
     struct waiter *winfo;  /* awaits of the extension: the condition they passed */
     int nobs;
     int *obs;              /* observed cells */
@@ -1753,7 +1756,7 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
             break;
         /* the first enabled transition, frozen threads' steps left out */
         wmx_transition next;
-        if (!machine_first_enabled(m, r->mstate, frozen, &next))
+        if (!machine_first_enabled_in(m, r->mstate, frozen, r->sched, &next))
             break;
         waiter w = { -1, -1, OP_EQ, 0 };
         if (next.kind == TR_STEP && at_await(r, r->mstate, next.thread))
@@ -2597,6 +2600,22 @@ rfsmc_iter *rfsmc_iter_new(const wmx_program *prog, const explore_opts *opts,
         free(it);
         return NULL;
     }
+    /* Traces are extended with the threads that assert last, so that a
+     * check sees the others' work done in the first trace (and the
+     * decisions that can fail it are the deepest, explored first): the
+     * classes are the same whatever the order, but a checker thread that
+     * ran first found SV-COMP's nondet-loop-bound bug only after
+     * (n+1)^n - n! classes of the incrementers' races. */
+    r->sched = wmx_malloc((size_t)(prog->nthreads ? prog->nthreads : 1) * sizeof *r->sched);
+    int ns = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int t = 0; t < prog->nthreads; t++) {
+            bool asserts = false;
+            for (int i = 0; i < prog->threads[t].ninstrs && !asserts; i++)
+                asserts = prog->threads[t].instrs[i].kind == I_ASSERT;
+            if (asserts == (pass == 1))
+                r->sched[ns++] = t;
+        }
     r->locks = ir_has_locks(prog);
     if (r->locks && !find_chain_cells(r)) {
         machine_set_locks_fail(r->lm);
@@ -2850,6 +2869,7 @@ void rfsmc_iter_free(rfsmc_iter *it)
     free(r->steps);
     free(r->events);
     free(r->order);
+    free(r->sched);
     free(r->winfo);
     free(r->vc);
     free(r->obs);
