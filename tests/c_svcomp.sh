@@ -449,5 +449,46 @@ int main(void) {
 EOF
 done
 
+# a checker created before the threads whose work it checks: the error is
+# reachable only when every incrementer ran, one after another, before it.
+# First with a constant count: rfsmc extends traces with asserting threads
+# last, so the error is among the first classes (with the checker first it
+# came after ~(n+1)^n - n! of them: 117649 - 720 for n = 6).  Then with a
+# count read from a volatile global main set from a nondet input, between
+# 10 and 13: the creating loop runs to its end (--unroll's 8 left the
+# error out of reach).  --max-traces 3000 instead of the harness's
+# --timeout: the error must come early, not after 30 s.
+capped() {     # NAME: the program on stdin; false, exit 1 within 3000 traces
+    n=$((n + 1))
+    { printf '%s' "$prelude"; cat; } > "$tmp/$1.c"
+    "$WMX" explore "$tmp/$1.c" --model sc --json --max-traces 3000 > "$tmp/out" 2> "$tmp/err"; rc=$?
+    [ $rc = 1 ] || bad "$1 (false): exit $rc within 3000 traces, $(head -c 300 "$tmp/err")"
+}
+capped checker-first-false <<'EOF'
+int x;
+void *checker(void *a) { check(x < 6); return 0; }
+void *incr(void *a) { int t = x; x = t + 1; return 0; }
+int main(void) {
+  pthread_t c, w;
+  pthread_create(&c, 0, checker, 0);
+  for (int i = 0; i < 6; i++) pthread_create(&w, 0, incr, 0);
+  return 0;
+}
+EOF
+capped creating-loop-bound-false <<'EOF'
+extern unsigned int __VERIFIER_nondet_uint(void);
+volatile int x, n;
+void *checker(void *a) { check(x < n); return 0; }
+void *incr(void *a) { int t = x; x = t + 1; return 0; }
+int main(void) {
+  pthread_t c, w;
+  n = __VERIFIER_nondet_uint();
+  assume_abort_if_not(n >= 10 && n < 14);
+  pthread_create(&c, 0, checker, 0);
+  for (int i = 0; i < n; i++) pthread_create(&w, 0, incr, 0);
+  return 0;
+}
+EOF
+
 [ $fail = 0 ] && echo "c_svcomp: $n SV-COMP-style tasks give their verdicts"
 exit $fail
