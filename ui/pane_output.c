@@ -26,15 +26,25 @@ void out_add(ui_output *o, ui_style st, const char *text)
     }
     while (*p) {
         size_t n = strcspn(p, "\n");
-        if (o->n == o->cap) {
-            o->cap = o->cap ? 2 * o->cap : 64;
-            o->lines = wmx_realloc(o->lines, (size_t)o->cap * sizeof *o->lines);
-        }
-        o->lines[o->n++] = (ui_line){ wmx_strndup(p, n), (unsigned char)st };
+        out_add_line(o, st, p, n);
         p += n;
         if (*p == '\n')
             p++;
     }
+    out_trim(o);
+}
+
+void out_add_line(ui_output *o, ui_style st, const char *line, size_t n)
+{
+    if (o->n == o->cap) {
+        o->cap = o->cap ? 2 * o->cap : 64;
+        o->lines = wmx_realloc(o->lines, (size_t)o->cap * sizeof *o->lines);
+    }
+    o->lines[o->n++] = (ui_line){ wmx_strndup(line, n), (unsigned char)st };
+}
+
+void out_trim(ui_output *o)
+{
     if (o->n > UI_OUT_MAX_LINES) {
         int drop = o->n - UI_OUT_MAX_LINES;
         for (int i = 0; i < drop; i++)

@@ -129,8 +129,6 @@ typedef struct out_sink {
     bool first_done;
     sink_block *head, *last, *spare;
     long lines;             /* newlines in the chain */
-    char *tail;             /* sink_finish: the last UI_OUT_MAX_LINES lines */
-    size_t len;
 } out_sink;
 
 static void sink_append(out_sink *k, const char *data, size_t n)
@@ -170,20 +168,8 @@ static void sink_append(out_sink *k, const char *data, size_t n)
     }
 }
 
-/* Joins the chain into tail, cut to its last UI_OUT_MAX_LINES lines, and
- * frees the blocks. */
-static void sink_finish(out_sink *k)
+static void sink_free(out_sink *k)
 {
-    size_t size = 0;
-    for (sink_block *b = k->head; b; b = b->next)
-        size += b->len;
-    k->tail = wmx_malloc(size + 1);
-    k->len = 0;
-    for (sink_block *b = k->head; b; b = b->next) {
-        memcpy(k->tail + k->len, b->data, b->len);
-        k->len += b->len;
-    }
-    k->tail[k->len] = '\0';
     for (int pass = 0; pass < 2; pass++) {
         sink_block *b = pass ? k->spare : k->head;
         while (b) {
@@ -193,23 +179,48 @@ static void sink_finish(out_sink *k)
         }
     }
     k->head = k->last = k->spare = NULL;
-    int lines = 0;
-    size_t i = k->len ? k->len - 1 : 0;     /* a last newline ends the last line */
-    while (i > 0 && lines <= UI_OUT_MAX_LINES) {
-        const char *nl = memrchr(k->tail, '\n', i);
-        if (!nl) {
-            i = 0;
-            break;
+}
+
+/* Adds the chain's last UI_OUT_MAX_LINES lines to o, line by line (a line
+ * that spans blocks is joined in `line`), and frees the blocks: joining
+ * the whole chain first faulted in a fresh megabyte per explore. */
+static void sink_finish(out_sink *k, ui_output *o, ui_style st)
+{
+    const sink_block *end = k->last;
+    long lines = k->lines + (end && end->len && end->data[end->len - 1] != '\n');
+    long skip = lines > UI_OUT_MAX_LINES ? lines - UI_OUT_MAX_LINES : 0;
+    char *line = NULL;
+    size_t len = 0, cap = 0;
+    for (const sink_block *b = k->head; b; b = b->next) {
+        const char *p = b->data, *stop = b->data + b->len;
+        while (p < stop) {
+            const char *nl = memchr(p, '\n', (size_t)(stop - p));
+            size_t n = (size_t)((nl ? nl : stop) - p);
+            if (skip == 0) {
+                if (len + n > cap) {
+                    cap = 2 * (len + n);
+                    line = wmx_realloc(line, cap);
+                }
+                memcpy(line + len, p, n);
+                len += n;
+            }
+            p += n;
+            if (!nl)
+                break;          /* the line goes on in the next block */
+            p++;
+            if (skip > 0) {
+                skip--;
+            } else {
+                out_add_line(o, st, line, len);
+                len = 0;
+            }
         }
-        i = (size_t)(nl - k->tail);
-        lines++;
     }
-    if (lines > UI_OUT_MAX_LINES)
-        i++;                    /* keep from just after that newline */
-    if (i > 0) {
-        memmove(k->tail, k->tail + i, k->len - i + 1);
-        k->len -= i;
-    }
+    if (len > 0)
+        out_add_line(o, st, line, len);
+    free(line);
+    out_trim(o);
+    sink_free(k);
 }
 
 static ssize_t sink_write(void *cookie, const char *data, size_t n)
@@ -300,8 +311,7 @@ int ui_exec_line(ui_state *ui, const char *line, FILE *echo)
             fclose(out);
         if (err)
             fclose(err);
-        sink_finish(&sink);
-        free(sink.tail);
+        sink_free(&sink);
         free(ebuf);
         out_add(&ui->out, ST_ERROR, "out of memory");
         return EXIT_USAGE;
@@ -345,7 +355,6 @@ int ui_exec_line(ui_state *ui, const char *line, FILE *echo)
     fclose(out);
     fclose(err);
     size_t olen = sink.total;
-    sink_finish(&sink);
     sink.first[sink.first_len] = '\0';
     /* the Graph pane covers the Output pane: what a graph command says goes
      * to the status line; any other command's output brings Output back */
@@ -370,13 +379,11 @@ int ui_exec_line(ui_state *ui, const char *line, FILE *echo)
     }
     if (tmp[0])
         unlink(tmp);
-    if (olen)
-        out_add(&ui->out, ST_NORMAL, sink.tail);
+    sink_finish(&sink, &ui->out, ST_NORMAL);
     if (elen)
         out_add(&ui->out, ST_ERROR, ebuf);
     if (echo && elen)           /* the standard output went to it as it came */
         fputs(ebuf, echo);
-    free(sink.tail);
     free(ebuf);
     return rc;
 }

@@ -308,6 +308,10 @@ int ui_source_focus_row(ui_state *ui, int width, int *header);
 /* Screen rows that output lines [from, to) take at `width` columns (they wrap). */
 int out_rows(const ui_output *o, int from, int to, int width);
 void out_add(ui_output *o, ui_style st, const char *text);  /* splits at \n */
+/* One line of n bytes (no \n in it); out_trim drops all but the last
+ * UI_OUT_MAX_LINES lines (out_add does). */
+void out_add_line(ui_output *o, ui_style st, const char *line, size_t n);
+void out_trim(ui_output *o);
 void out_clear(ui_output *o);
 
 /* ---- the whole UI ---------------------------------------------------- */
