@@ -189,8 +189,8 @@ static void sink_finish(out_sink *k, ui_output *o, ui_style st)
     const sink_block *end = k->last;
     long lines = k->lines + (end && end->len && end->data[end->len - 1] != '\n');
     long skip = lines > UI_OUT_MAX_LINES ? lines - UI_OUT_MAX_LINES : 0;
-    char *line = NULL;
-    size_t len = 0, cap = 0;
+    size_t len = 0, cap = 256;
+    char *line = wmx_malloc(cap);
     for (const sink_block *b = k->head; b; b = b->next) {
         const char *p = b->data, *stop = b->data + b->len;
         while (p < stop) {

@@ -649,8 +649,8 @@ static void index_grow(ui_exec_list *l)
     free(old);
 }
 
-/* The filter's word and two bits for hash h (bits the index does not use
- * first, so that the two do not fail together). */
+/* The filter's word for hash h (its low bits) and two bits in it (from
+ * its high bits, which the index's probe does not start from). */
 static uint64_t *filter_word(const ui_exec_list *l, unsigned h, uint64_t *bits)
 {
     *bits = (uint64_t)1 << (h >> 20 & 63) | (uint64_t)1 << (h >> 26 & 63);
