@@ -2607,15 +2607,16 @@ rfsmc_iter *rfsmc_iter_new(const wmx_program *prog, const explore_opts *opts,
      * ran first found SV-COMP's nondet-loop-bound bug only after
      * (n+1)^n - n! classes of the incrementers' races. */
     r->sched = wmx_malloc((size_t)(prog->nthreads ? prog->nthreads : 1) * sizeof *r->sched);
+    unsigned char *asserts = wmx_calloc((size_t)(prog->nthreads ? prog->nthreads : 1), 1);
+    for (int t = 0; t < prog->nthreads; t++)
+        for (int i = 0; i < prog->threads[t].ninstrs && !asserts[t]; i++)
+            asserts[t] = prog->threads[t].instrs[i].kind == I_ASSERT;
     int ns = 0;
     for (int pass = 0; pass < 2; pass++)
-        for (int t = 0; t < prog->nthreads; t++) {
-            bool asserts = false;
-            for (int i = 0; i < prog->threads[t].ninstrs && !asserts; i++)
-                asserts = prog->threads[t].instrs[i].kind == I_ASSERT;
-            if (asserts == (pass == 1))
+        for (int t = 0; t < prog->nthreads; t++)
+            if (asserts[t] == pass)
                 r->sched[ns++] = t;
-        }
+    free(asserts);
     r->locks = ir_has_locks(prog);
     if (r->locks && !find_chain_cells(r)) {
         machine_set_locks_fail(r->lm);

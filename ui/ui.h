@@ -120,9 +120,8 @@ const char *scr_glyph(const ui_screen *s, const char *unicode, const char *ascii
 
 /* A recorded trace.  Its steps are packed into 32 bits each (kind, thread,
  * PSO cell) when they fit, which all but huge programs do: ten thousand
- * classes' traces then take a third of the memory, and touching fresh pages
- * was the REPL's largest cost over the batch explore.  `wide` traces keep
- * whole transitions.  Read a step with ui_trace_step. */
+ * classes' traces then take a third of the memory (4 bytes a step, not 12).
+ * `wide` traces keep whole transitions.  Read a step with ui_trace_step. */
 typedef struct ui_trace {
     int len;
     bool wide;
