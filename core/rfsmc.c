@@ -107,6 +107,9 @@ typedef struct decision {
     _Atomic bool fixed_offered; /* discover offered the fixed part's writes (see there);
                               * a shared decision's workers read it unlocked */
     _Atomic bool init_offered; /* the initial value's key (always the same) is queued */
+    /* an await whose "absent" alternative waits for a write that fails it
+     * (see queue_absent); cleared once the alternative is queued */
+    _Atomic bool absent_wanted;
     /* --jobs: a decision on the paths of several workers.  Its fields above
      * `alts` never change; alts, nalts, next, aset and blocks are then
      * guarded by mu, and the fixed part's sources are a copy (fsrc) since
@@ -1388,6 +1391,55 @@ static int gw_lower(const rs *r, int lo, int hi, int t, int i)
 }
 
 /* Every source the current trace offers to the decisions on the path. */
+/* ---- when an await can wait for ever ----
+ *
+ * A class where e's thread stays at the await (its "absent" alternative)
+ * ends with a value of e's cell that fails the await, written by a write
+ * w_f that is coherence-last.  Under SC and TSO a write is coherence-before
+ * every write of its cell in its po∪rf future, so w_f is either a write of
+ * F_e in the future of no other write of F_e to the cell, or a write
+ * outside F_e; like a source of e, such a write appears in a trace below
+ * d, outside e's po∪rf future (Optimal-DPOR with awaits finds a blocked
+ * await the same way: by reversing its race with a write that disables it).
+ * The initial value is never w_f: e's source src0 is in F_e and satisfies
+ * the await, and it is the initial value only when no write precedes it.
+ * So "absent" is queued when discover meets such a write, not up front: a
+ * ticket lock's waiter, whose cell only its predecessor writes, queued
+ * seven absent runs for each of 5040 classes, none of them a class.
+ * PSO lets a write overtake one of another cell on its way to memory, so
+ * po∪rf does not order writes there; and a lock or an exchange-await is an
+ * RMW, which no other RMW of its source can follow: the classes where it
+ * waits hold writes (a lock taken from that source and kept) that no graph
+ * with it has.  For both the alternative is queued up front. */
+static bool absent_lazy(const rs *r, const decision *d, const gev *e)
+{
+    return r->model != MODEL_PSO && e->x.kind != X_RMW && d->cell >= 0 && d->cell < r->prog->ncells;
+}
+
+/* Whether w, a write of F_e to cell, is in the po∪rf past of no other write
+ * of F_e to cell (else it is coherence-before that write, never last). */
+static bool fixed_write_last(rs *r, const decision *d, int cell, wmx_eid w)
+{
+    int t = EID_THREAD(w), i = EID_INDEX(w);
+    for (int k = r->gwoff[cell]; k < r->gwoff[cell + 1]; k++) {
+        wmx_eid id = r->gw[k];
+        int u = EID_THREAD(id), j = EID_INDEX(id);
+        if (j >= d->fcount[u] || id == w)
+            continue;
+        if (vc_of(r, graph_ev(&r->g, id)->pos)[t] > i)
+            return false;
+    }
+    return true;
+}
+
+static void queue_absent(rs *r, int di)
+{
+    decision *d = r->dec[di];
+    if (!atomic_exchange_explicit(&d->absent_wanted, false, memory_order_relaxed))
+        return;
+    offer_key(r, di, (alt){ SRC_ABSENT, 0, NULL, mix(0, (uint64_t)(uint32_t)SRC_ABSENT) });
+}
+
 static void discover(rs *r)
 {
     graph *g = &r->g;
@@ -1465,8 +1517,12 @@ static void discover(rs *r)
             /* a lock too is offered only the writes it can take: a lock
              * that reads a held mutex fails, a graph that is never a
              * class; the ones the search needs come from swap_sources */
-            if (d->is_await && !await_accepts(d, w->x.value))
+            if (d->is_await && !await_accepts(d, w->x.value)) {
+                if (atomic_load_explicit(&d->absent_wanted, memory_order_relaxed) &&
+                    (i >= d->fcount[t] || fixed_write_last(r, d, cell, id)))
+                    queue_absent(r, di);
                 continue;
+            }
             bool over = false;
             for (int q = 0; q < npast && !over; q++)
                 over = r->pastw[q] != w->pos && vc_of(r, r->pastw[q])[t] > i;
@@ -1863,8 +1919,12 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
             d->cap = 2;
             d->alts[d->nalts++] = taken;
             d->next = 1;
-            if (d->is_await && !d->taker && await_may_wait(r, d))
-                d->alts[d->nalts++] = (alt){ SRC_ABSENT, 0, NULL, mix(0, (uint64_t)(uint32_t)SRC_ABSENT) };
+            if (d->is_await && !d->taker && await_may_wait(r, d)) {
+                if (absent_lazy(r, d, gv))
+                    atomic_store_explicit(&d->absent_wanted, true, memory_order_relaxed);
+                else
+                    d->alts[d->nalts++] = (alt){ SRC_ABSENT, 0, NULL, mix(0, (uint64_t)(uint32_t)SRC_ABSENT) };
+            }
         }
         cnt[t] = i + 1;
     }

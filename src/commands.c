@@ -229,8 +229,20 @@ static wmx_program *explore_auto_unroll(cmd_ctx *ctx, const char *file, wmx_prog
  * one); otherwise the run starts again at the default bound.  True when res
  * holds the first pass's result (and *owned its program). */
 #define SMALL_BOUND 2
+/* Runs np; true when the run got to its end and no execution stopped at
+ * the loop bound.  A failed run leaves r empty (nerrors 0). */
+static bool r_whole(const wmx_program *np, const explore_opts *o, explore_result *r, wmx_error *err)
+{
+    if (explore_run(np, o, r, err) < 0) {
+        explore_result_free(r);
+        memset(r, 0, sizeof *r);
+        return false;
+    }
+    return r->complete && r->bound_cut == 0;
+}
+
 static bool explore_small_bound_first(cmd_ctx *ctx, const char *file, wmx_program **owned,
-                                      const explore_opts *opts, explore_result *res)
+                                      const explore_opts *opts, explore_result *res, bool *whole_run)
 {
     const wmx_program *p = *owned;
     if (!p || !ctx->c_opts || ctx->c_opts->unroll_given || opts->timeout_s <= 0 || p->unroll <= SMALL_BOUND)
@@ -255,11 +267,16 @@ static bool explore_small_bound_first(cmd_ctx *ctx, const char *file, wmx_progra
     if (!np)
         return false;
     explore_result r;
-    if (explore_run(np, &first, &r, &err) < 0 || r.nerrors == 0) {
+    /* a complete pass where no execution reached the bound is the answer
+     * at every bound too: the loops never went round more often (spin
+     * loops that became awaits; twalock of 5 threads ran twice, 35 s) */
+    bool whole = r_whole(np, &first, &r, &err);
+    if (!whole && r.nerrors == 0) {
         explore_result_free(&r);
         ir_program_free(np);
         return false;
     }
+    *whole_run = whole && r.nerrors == 0;
     *res = r;
     ir_program_free(*owned);
     *owned = np;
@@ -442,12 +459,12 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
         opts.ud = &bprog;
     }
     int ran;
-    bool small_first = false;
+    bool small_first = false, small_whole = false;
     if (dump_wut) {
         odpor_ext ext = { .dump_dir = dump_wut };
         ran = explore_odpor_ex(p, &opts, &ext, &res, &err);
     } else if (plp < 0 && !ctx->net && !ctx->explore_before && owned == p &&
-               explore_small_bound_first(ctx, file, &owned, &opts, &res)) {
+               explore_small_bound_first(ctx, file, &owned, &opts, &res, &small_whole)) {
         ran = 0;
         p = owned;
         small_first = true;
@@ -495,7 +512,11 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
         fprintf(fmt == FMT_TEXT ? ctx->out : ctx->err, "%s only (--nondet LO..HI widens it)\n",
                 p->nondet_nextra ? " (next to the constants they are compared with)" : "");
     }
-    if (small_first)
+    if (small_first && small_whole)
+        fprintf(fmt == FMT_TEXT ? ctx->out : ctx->err,
+                "%sexplored whole by a first pass at --unroll %d: no execution reached the loop bound, "
+                "so a larger one changes nothing\n", fmt == FMT_TEXT ? "Note: " : "wmx: note: ", SMALL_BOUND);
+    else if (small_first)
         fprintf(fmt == FMT_TEXT ? ctx->out : ctx->err,
                 "%sfound by a first pass at --unroll %d, in a quarter of --timeout (loops that can go round "
                 "for ever are cut there; --unroll N explores at N alone)\n",

@@ -381,6 +381,32 @@ int main(void) {
 EOF
 grep -q 'first pass at --unroll 2' "$tmp/err" || bad "unbounded-creation-false: no note of the first pass at --unroll 2: $(head -c 300 "$tmp/err")"
 
+# a TTAS lock's spin loops became awaits and never reach the bound: the first pass at
+# --unroll 2 is the whole answer (before, it explored everything and the
+# default bound explored it again), with the counts of --unroll 8
+task spin-handoff-true true <<'EOF'
+#include <stdatomic.h>
+atomic_int held;
+int done;
+void *worker(void *a) {
+  for (;;) { while (atomic_load(&held)) ; if (!atomic_exchange(&held, 1)) break; }
+  done = done + 1;
+  atomic_store(&held, 0);
+  return 0;
+}
+int main(void) {
+  pthread_t t[3];
+  for (int i = 0; i < 3; i++) pthread_create(&t[i], 0, worker, 0);
+  for (int i = 0; i < 3; i++) pthread_join(t[i], 0);
+  check(done == 3);
+  return 0;
+}
+EOF
+grep -q 'explored whole by a first pass at --unroll 2' "$tmp/err" || bad "spin-handoff-true: no note that the first pass was the whole run: $(head -c 300 "$tmp/err")"
+whole=$(sed -n 's/.*"traces": \([0-9]*\), "blocked": \([0-9]*\),.*/\1 \2/p' "$tmp/out")
+full=$("$WMX" explore "$tmp/spin-handoff-true.c" --model sc --json --unroll 8 | sed -n 's/.*"traces": \([0-9]*\), "blocked": \([0-9]*\),.*/\1 \2/p')
+[ -n "$whole" ] && [ "$whole" = "$full" ] || bad "spin-handoff-true: first pass $whole (complete, blocked), --unroll 8 $full"
+
 # doubles and floats (C-DAC's numerical integration: a sum of doubles under
 # a mutex, checked against a tolerance; threads made with a pthread_attr_t,
 # glibc's union of a long and padding bytes); false: the tolerance is too

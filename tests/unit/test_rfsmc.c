@@ -16,6 +16,7 @@
 #include "irbuild.h"
 #include "randprog.h"
 #include "blocked_cmp.h"
+#include "plp.h"
 
 /* ---- building programs ---- */
 
@@ -263,8 +264,10 @@ static void differential_over(wmx_program *(*gen)(uint64_t), const char *env, ui
         wmx_program *p = gen(seed);
         for (int m = 0; m < 3; m++) {
             const char *f = differential(p, (wmx_model)m, msg, sizeof msg);
-            if (f && !first[0])
+            if (f && !first[0]) {
                 snprintf(first, sizeof first, "%s", f);
+                if (getenv("DBG_PRINT")) { char *t = plp_format(p, NULL); fprintf(stderr, "%s\n%s\n", f, t); free(t); }
+            }
             fails += f != NULL;
         }
         ir_program_free(p);
@@ -524,8 +527,10 @@ START_TEST(random_join_differential)
         wmx_program *p = random_join_program(seed);
         for (int m = 0; m < 3; m++) {
             const char *f = differential(p, (wmx_model)m, msg, sizeof msg);
-            if (f && !first[0])
+            if (f && !first[0]) {
                 snprintf(first, sizeof first, "%s", f);
+                if (getenv("DBG_PRINT")) { char *t = plp_format(p, NULL); fprintf(stderr, "%s\n%s\n", f, t); free(t); }
+            }
             fails += f != NULL;
         }
         ir_program_free(p);
@@ -626,8 +631,10 @@ START_TEST(random_jobs)
             const char *f = jobs_differential(p, (wmx_model)m, ALGO_RFSMC, msg, sizeof msg);
             if (!f && m < 2 && seed <= 60)
                 f = jobs_differential(p, (wmx_model)m, ALGO_NAIVE, msg, sizeof msg);
-            if (f && !first[0])
+            if (f && !first[0]) {
                 snprintf(first, sizeof first, "%s", f);
+                if (getenv("DBG_PRINT")) { char *t = plp_format(p, NULL); fprintf(stderr, "%s\n%s\n", f, t); free(t); }
+            }
             fails += f != NULL;
         }
         ir_program_free(p);
