@@ -2156,7 +2156,7 @@ static bool greedy_witness_tso(rs *r, const graph *g, const wmx_eid *obs_w)
         r->gnbuf = wmx_calloc((size_t)(nt ? nt : 1), sizeof *r->gnbuf);
     }
     int *need = r->gneed, *lastk = r->glastk, *next = r->gnext;
-    int *fl = r->gflushed;      /* per thread: no unflushed store before it */
+    int *fl = r->gflushed;      /* per thread: its oldest buffered store */
     int *nb = r->gnbuf;         /* per thread: stores in the buffer */
     memset(need, 0, nneed * sizeof *need);
     memset(next, 0, (size_t)nt * sizeof *next);
@@ -2208,7 +2208,7 @@ static bool greedy_witness_tso(rs *r, const graph *g, const wmx_eid *obs_w)
                 } else if (gev_is_read(e) && c >= 0) {
                     int src = e->rf == EID_INIT ? -1 : off[EID_THREAD(e->rf)] + EID_INDEX(e->rf);
                     int own = -2;       /* the youngest buffered store of c */
-                    if (e->x.kind != X_RMW)
+                    if (e->x.kind != X_RMW && nb[t] > 0)
                         for (int j = i - 1; j >= fl[t] && own == -2; j--) {
                             const gev *s = &g->tev[t][j];
                             if (s->x.kind == X_WRITE && s->x.cell == c)
@@ -2223,16 +2223,13 @@ static bool greedy_witness_tso(rs *r, const graph *g, const wmx_eid *obs_w)
                     pick = t;           /* a cell-less step */
                 }
             }
-            if (fpick < 0 && nb[t] > 0) {
-                int j = fl[t];
-                while (g->tev[t][j].x.kind != X_WRITE)
-                    j++;
-                if (*NEED_OF(g->tev[t][j].x.cell) == 0)
-                    fpick = t;
-            }
         }
         if (pick < 0)
             pick = spick;
+        /* fl[t] is the oldest buffered store when nb[t] > 0 */
+        for (int t = 0; t < nt && pick < 0 && fpick < 0; t++)
+            if (nb[t] > 0 && *NEED_OF(g->tev[t][fl[t]].x.cell) == 0)
+                fpick = t;
         if (pick >= 0) {
             const gev *e = &g->tev[pick][next[pick]];
             int c = e->x.cell;
@@ -2240,12 +2237,12 @@ static bool greedy_witness_tso(rs *r, const graph *g, const wmx_eid *obs_w)
                 int src = e->rf == EID_INIT ? n + c : off[EID_THREAD(e->rf)] + EID_INDEX(e->rf);
                 need[src]--;
             }
-            if (e->x.kind == X_WRITE)
-                nb[pick]++;
-            else if (gev_is_write(e) && c >= 0)
+            if (e->x.kind == X_WRITE) {
+                if (nb[pick]++ == 0)
+                    fl[pick] = next[pick];
+            } else if (gev_is_write(e) && c >= 0) {
                 lastk[c] = off[pick] + next[pick];
-            if (nb[pick] == 0)
-                fl[pick] = next[pick] + 1;
+            }
             next[pick]++;
             left--;
             wit[wl++] = (wmx_transition){ TR_STEP, pick, -1 };
@@ -2254,13 +2251,11 @@ static bool greedy_witness_tso(rs *r, const graph *g, const wmx_eid *obs_w)
         if (fpick < 0)
             break;
         int j = fl[fpick];
-        while (g->tev[fpick][j].x.kind != X_WRITE)
-            j++;
         lastk[g->tev[fpick][j].x.cell] = off[fpick] + j;
-        fl[fpick] = j + 1;
-        nb[fpick]--;
-        if (nb[fpick] == 0)
-            fl[fpick] = next[fpick];
+        if (--nb[fpick] > 0)
+            while (g->tev[fpick][++j].x.kind != X_WRITE)
+                ;
+        fl[fpick] = j;
         wit[wl++] = (wmx_transition){ TR_FLUSH, fpick, -1 };
     }
 #undef NEED_OF
