@@ -98,22 +98,6 @@ static void enter(void)
 	}
 }
 static void leave(void) { atomic_store_explicit(&busy, 0, REL); }
-static void *worker(void *p)
-{
-	int me = (int)(intptr_t)p;
-	enter();
-	owner = me;
-	assert(owner == me);
-	leave();
-	return 0;
-}
-int main(void)
-{
-	pthread_t th[N];
-	for (int k = 0; k < N; k++)
-		pthread_create(&th[k], 0, worker, (void *)(intptr_t)k);
-	return 0;
-}
 EOF
   ;;
   twalock) cat <<'EOF'
@@ -156,22 +140,6 @@ static void leave(void)
 	atomic_store_explicit(&now_serving, g, REL);
 	atomic_fetch_add_explicit(&slot[(g + LONG_TERM) % SLOTS], 1, REL);
 }
-static void *worker(void *p)
-{
-	int me = (int)(intptr_t)p;
-	enter();
-	owner = me;
-	assert(owner == me);
-	leave();
-	return 0;
-}
-int main(void)
-{
-	pthread_t th[N];
-	for (int k = 0; k < N; k++)
-		pthread_create(&th[k], 0, worker, (void *)(intptr_t)k);
-	return 0;
-}
 EOF
   ;;
   spinlock) cat <<'EOF'
@@ -191,22 +159,6 @@ static void enter(void)
 	} while (!atomic_compare_exchange_strong_explicit(&word, &zero, 1, ACQ, ACQ));
 }
 static void leave(void) { atomic_store_explicit(&word, 0, REL); }
-static void *worker(void *p)
-{
-	int me = (int)(intptr_t)p;
-	enter();
-	owner = me;
-	assert(owner == me);
-	leave();
-	return 0;
-}
-int main(void)
-{
-	pthread_t th[N];
-	for (int k = 0; k < N; k++)
-		pthread_create(&th[k], 0, worker, (void *)(intptr_t)k);
-	return 0;
-}
 EOF
   ;;
   mcs) cat <<'EOF'
@@ -410,6 +362,27 @@ int main(void)
 }
 EOF
   ;;
+  esac
+  # the lock benchmarks' client: each thread takes the lock once and checks
+  # that it is alone inside; main creates them and returns
+  case $1 in ttaslock|twalock|spinlock) cat <<'EOF'
+static void *worker(void *p)
+{
+	int me = (int)(intptr_t)p;
+	enter();
+	owner = me;
+	assert(owner == me);
+	leave();
+	return 0;
+}
+int main(void)
+{
+	pthread_t th[N];
+	for (int k = 0; k < N; k++)
+		pthread_create(&th[k], 0, worker, (void *)(intptr_t)k);
+	return 0;
+}
+EOF
   esac
 }
 

@@ -1969,6 +1969,65 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
 }
 
 
+/* What both greedy orders start from: per-thread offsets in r->tmpcount
+ * (event k of thread t is number off[t] + k), r->gneed[k] the reads still
+ * to come of write k (then of each cell's initial value, at n + cell; the
+ * observers' final writes count as reads at the end), r->glastk[c] = -1
+ * (memory holds the initial values), r->gnext zeroed and room for
+ * per_event * n transitions in r->gwit.  Returns n, the graph's events. */
+static int greedy_setup(rs *r, const graph *g, const wmx_eid *obs_w, int per_event)
+{
+    int nt = r->nthreads, n = 0;
+    int *off = r->tmpcount;
+    for (int t = 0; t < nt; t++) {
+        off[t] = n;
+        n += g->tn[t];
+    }
+    if (n == 0)
+        return 0;
+    int cells = r->prog->ncells;
+    /* scratch kept in r: allocating it per call was 2-3% of a run */
+    size_t nneed = (size_t)n + (size_t)cells + 1;
+    if (nneed > r->gneedcap) {
+        r->gneedcap = 2 * nneed;
+        r->gneed = wmx_realloc(r->gneed, r->gneedcap * sizeof *r->gneed);
+    }
+    if ((size_t)(cells ? cells : 1) > r->glastkcap) {
+        r->glastkcap = (size_t)(cells ? cells : 1);
+        r->glastk = wmx_realloc(r->glastk, r->glastkcap * sizeof *r->glastk);
+    }
+    if (!r->gnext)
+        r->gnext = wmx_calloc((size_t)(nt ? nt : 1), sizeof *r->gnext);
+    int *need = r->gneed;
+    memset(need, 0, nneed * sizeof *need);
+    memset(r->gnext, 0, (size_t)(nt ? nt : 1) * sizeof *r->gnext);
+    size_t nwit = (size_t)per_event * (size_t)n;
+    if (nwit > r->gwitcap) {
+        r->gwitcap = 2 * nwit;
+        r->gwit = wmx_realloc(r->gwit, r->gwitcap * sizeof *r->gwit);
+    }
+    for (int c = 0; c < cells; c++)
+        r->glastk[c] = -1;
+    for (int t = 0; t < nt; t++)
+        for (int i = 0; i < g->tn[t]; i++) {
+            const gev *e = &g->tev[t][i];
+            if (!gev_is_read(e) || e->x.cell < 0)
+                continue;
+            if (e->rf == EID_INIT)
+                need[n + e->x.cell]++;
+            else
+                need[off[EID_THREAD(e->rf)] + EID_INDEX(e->rf)]++;
+        }
+    for (int o = 0; obs_w && o < r->nobs; o++) {
+        wmx_eid w = obs_w[o];
+        if (w == EID_INIT)
+            need[n + r->obs[o]]++;
+        else
+            need[off[EID_THREAD(w)] + EID_INDEX(w)]++;
+    }
+    return n;
+}
+
 /* A witness can usually be built greedily, as an SC execution: run the threads of the
  * fixed part in program order, taking a read (or fence) as soon as its
  * source is the last write to its cell, and a write only when no read not
@@ -2008,61 +2067,16 @@ static inline int greedy_ready(const graph *g, int t, int i, const int *off, con
  * may overwrite it. */
 static bool greedy_witness_obs(rs *r, const graph *g, const wmx_eid *obs_w)
 {
-    int nt = r->nthreads, n = 0;
-    int *off = r->tmpcount;        /* scratch: per-thread offsets */
-    for (int t = 0; t < nt; t++) {
-        off[t] = n;
-        n += g->tn[t];
-    }
-    if (n == 0)
-        return false;
-    int cells = r->prog->ncells;
-    /* scratch kept in r: allocating it per call was 2-3% of a run */
-    size_t nneed = (size_t)n + (size_t)cells + 1;
-    if (nneed > r->gneedcap) {
-        r->gneedcap = 2 * nneed;
-        r->gneed = wmx_realloc(r->gneed, r->gneedcap * sizeof *r->gneed);
-    }
-    if ((size_t)(cells ? cells : 1) > r->glastkcap) {
-        r->glastkcap = (size_t)(cells ? cells : 1);
-        r->glastk = wmx_realloc(r->glastk, r->glastkcap * sizeof *r->glastk);
-    }
-    if (!r->gnext)
-        r->gnext = wmx_calloc((size_t)(nt ? nt : 1), sizeof *r->gnext);
-    int *need = r->gneed;      /* [k], then init per cell */
-    int *lastk = r->glastk;
-    int *next = r->gnext;
-    memset(need, 0, nneed * sizeof *need);
-    memset(next, 0, (size_t)(nt ? nt : 1) * sizeof *next);
     /* under TSO and PSO the same order with each store flushed at once is
      * a trace of the machine (an SC execution is one of theirs) */
     bool flush = r->model != MODEL_SC;
-    size_t nwit = (size_t)(flush ? 2 * n : n);
-    if (nwit > r->gwitcap) {
-        r->gwitcap = 2 * nwit;
-        r->gwit = wmx_realloc(r->gwit, r->gwitcap * sizeof *r->gwit);
-    }
+    int n = greedy_setup(r, g, obs_w, flush ? 2 : 1);
+    if (n == 0)
+        return false;
+    int nt = r->nthreads;
+    int *off = r->tmpcount, *need = r->gneed, *lastk = r->glastk, *next = r->gnext;
     wmx_transition *wit = r->gwit;
     int wl = 0;
-    for (int c = 0; c < cells; c++)
-        lastk[c] = -1;
-    for (int t = 0; t < nt; t++)
-        for (int i = 0; i < g->tn[t]; i++) {
-            const gev *e = &g->tev[t][i];
-            if (!gev_is_read(e) || e->x.cell < 0)
-                continue;
-            if (e->rf == EID_INIT)
-                need[n + e->x.cell]++;
-            else
-                need[off[EID_THREAD(e->rf)] + EID_INDEX(e->rf)]++;
-        }
-    for (int o = 0; obs_w && o < r->nobs; o++) {
-        wmx_eid w = obs_w[o];
-        if (w == EID_INIT)
-            need[n + r->obs[o]]++;
-        else
-            need[off[EID_THREAD(w)] + EID_INDEX(w)]++;
-    }
 #define NEED_OF(c) (lastk[c] < 0 ? &need[n + (c)] : &need[lastk[c]])
     bool ok = true;
     /* threads below lo0 cannot take a read or a cell-less step: none could
@@ -2131,64 +2145,22 @@ static bool greedy_witness_obs(rs *r, const graph *g, const wmx_eid *obs_w)
  * the decision to the full checker. */
 static bool greedy_witness_tso(rs *r, const graph *g, const wmx_eid *obs_w)
 {
-    int nt = r->nthreads, n = 0;
-    int *off = r->tmpcount;
-    for (int t = 0; t < nt; t++) {
-        off[t] = n;
-        n += g->tn[t];
-    }
+    int n = greedy_setup(r, g, obs_w, 2);
     if (n == 0)
         return false;
-    int cells = r->prog->ncells;
-    size_t nneed = (size_t)n + (size_t)cells + 1;
-    if (nneed > r->gneedcap) {
-        r->gneedcap = 2 * nneed;
-        r->gneed = wmx_realloc(r->gneed, r->gneedcap * sizeof *r->gneed);
-    }
-    if ((size_t)(cells ? cells : 1) > r->glastkcap) {
-        r->glastkcap = (size_t)(cells ? cells : 1);
-        r->glastk = wmx_realloc(r->glastk, r->glastkcap * sizeof *r->glastk);
-    }
-    if (!r->gnext)
-        r->gnext = wmx_calloc((size_t)(nt ? nt : 1), sizeof *r->gnext);
+    int nt = r->nthreads;
     if (!r->gflushed) {
         r->gflushed = wmx_calloc((size_t)(nt ? nt : 1), sizeof *r->gflushed);
         r->gnbuf = wmx_calloc((size_t)(nt ? nt : 1), sizeof *r->gnbuf);
     }
-    int *need = r->gneed, *lastk = r->glastk, *next = r->gnext;
+    int *off = r->tmpcount, *need = r->gneed, *lastk = r->glastk, *next = r->gnext;
     int *fl = r->gflushed;      /* per thread: its oldest buffered store */
     int *nb = r->gnbuf;         /* per thread: stores in the buffer */
-    memset(need, 0, nneed * sizeof *need);
-    memset(next, 0, (size_t)nt * sizeof *next);
     memset(fl, 0, (size_t)nt * sizeof *fl);
     memset(nb, 0, (size_t)nt * sizeof *nb);
     int cap = machine_buffer_cap(r->mm);
-    size_t nwit = 2 * (size_t)n;
-    if (nwit > r->gwitcap) {
-        r->gwitcap = 2 * nwit;
-        r->gwit = wmx_realloc(r->gwit, r->gwitcap * sizeof *r->gwit);
-    }
     wmx_transition *wit = r->gwit;
     int wl = 0;
-    for (int c = 0; c < cells; c++)
-        lastk[c] = -1;
-    for (int t = 0; t < nt; t++)
-        for (int i = 0; i < g->tn[t]; i++) {
-            const gev *e = &g->tev[t][i];
-            if (!gev_is_read(e) || e->x.cell < 0)
-                continue;
-            if (e->rf == EID_INIT)
-                need[n + e->x.cell]++;
-            else
-                need[off[EID_THREAD(e->rf)] + EID_INDEX(e->rf)]++;
-        }
-    for (int o = 0; obs_w && o < r->nobs; o++) {
-        wmx_eid w = obs_w[o];
-        if (w == EID_INIT)
-            need[n + r->obs[o]]++;
-        else
-            need[off[EID_THREAD(w)] + EID_INDEX(w)]++;
-    }
 #define NEED_OF(c) (lastk[c] < 0 ? &need[n + (c)] : &need[lastk[c]])
     int left = n;
     for (;;) {
