@@ -2028,6 +2028,19 @@ static int greedy_setup(rs *r, const graph *g, const wmx_eid *obs_w, int per_eve
     return n;
 }
 
+/* A greedy order of wl steps in r->gwit succeeded: it becomes the witness
+ * r->wit, and the old witness's buffer the next scratch. */
+static void greedy_keep(rs *r, int wl)
+{
+    wmx_transition *old = r->wit;
+    size_t oldcap = r->witcap;
+    r->wit = r->gwit;
+    r->witcap = r->gwitcap;
+    r->wlen = wl;
+    r->gwit = old;
+    r->gwitcap = old ? oldcap : 0;
+}
+
 /* A witness can usually be built greedily, as an SC execution: run the threads of the
  * fixed part in program order, taking a read (or fence) as soon as its
  * source is the last write to its cell, and a write only when no read not
@@ -2119,16 +2132,8 @@ static bool greedy_witness_obs(rs *r, const graph *g, const wmx_eid *obs_w)
             wit[wl++] = (wmx_transition){ TR_FLUSH, pick, r->model == MODEL_PSO ? c : -1 };
     }
 #undef NEED_OF
-    if (ok) {
-        /* the witness becomes r->wit; its old buffer is the next scratch */
-        wmx_transition *old = r->wit;
-        size_t oldcap = r->witcap;
-        r->wit = wit;
-        r->witcap = r->gwitcap;
-        r->wlen = wl;
-        r->gwit = old;
-        r->gwitcap = old ? oldcap : 0;
-    }
+    if (ok)
+        greedy_keep(r, wl);
     return ok;
 }
 
@@ -2234,15 +2239,8 @@ static bool greedy_witness_tso(rs *r, const graph *g, const wmx_eid *obs_w)
     bool ok = left == 0;
     for (int t = 0; t < nt && ok; t++)
         ok = nb[t] == 0;
-    if (ok) {
-        wmx_transition *old = r->wit;
-        size_t oldcap = r->witcap;
-        r->wit = wit;
-        r->witcap = r->gwitcap;
-        r->wlen = wl;
-        r->gwit = old;
-        r->gwitcap = old ? oldcap : 0;
-    }
+    if (ok)
+        greedy_keep(r, wl);
     return ok;
 }
 
