@@ -63,22 +63,6 @@ static void leave(void)
 	int now = atomic_load_explicit(&serving, RLX);
 	atomic_store_explicit(&serving, now + 1, REL);
 }
-static void *worker(void *p)
-{
-	int me = (int)(intptr_t)p;
-	enter();
-	owner = me;
-	assert(owner == me);
-	leave();
-	return 0;
-}
-int main(void)
-{
-	pthread_t th[N];
-	for (int k = 0; k < N; k++)
-		pthread_create(&th[k], 0, worker, 0);   /* every worker gets 0, as in GenMC's test */
-	return 0;
-}
 EOF
   ;;
   ttaslock) cat <<'EOF'
@@ -365,7 +349,9 @@ EOF
   esac
   # the lock benchmarks' client: each thread takes the lock once and checks
   # that it is alone inside; main creates them and returns
-  case $1 in ttaslock|twalock|spinlock) cat <<'EOF'
+  # (ticketlock's workers all get 0, as in GenMC's test)
+  arg='(void *)(intptr_t)k'; [ "$1" = ticketlock ] && arg=0
+  case $1 in ticketlock|ttaslock|twalock|spinlock) cat <<EOF
 static void *worker(void *p)
 {
 	int me = (int)(intptr_t)p;
@@ -379,7 +365,7 @@ int main(void)
 {
 	pthread_t th[N];
 	for (int k = 0; k < N; k++)
-		pthread_create(&th[k], 0, worker, (void *)(intptr_t)k);
+		pthread_create(&th[k], 0, worker, $arg);
 	return 0;
 }
 EOF

@@ -1057,6 +1057,12 @@ static alt make_key(rs *r, const decision *d, wmx_eid src)
     return make_key2(r, d, src, EID_INIT, false);
 }
 
+/* The alternative "the await never happens": no source, no cone. */
+static alt absent_alt(void)
+{
+    return (alt){ SRC_ABSENT, 0, NULL, mix(0, (uint64_t)(uint32_t)SRC_ABSENT) };
+}
+
 static bool key_equal(const alt *a, const alt *b, int nt)
 {
     if (a->src != b->src || a->nextra != b->nextra || a->hash != b->hash)
@@ -1441,7 +1447,7 @@ static void queue_absent(rs *r, int di)
     decision *d = r->dec[di];
     if (!atomic_exchange_explicit(&d->absent_wanted, false, memory_order_relaxed))
         return;
-    offer_key(r, di, (alt){ SRC_ABSENT, 0, NULL, mix(0, (uint64_t)(uint32_t)SRC_ABSENT) });
+    offer_key(r, di, absent_alt());
 }
 
 static void discover(rs *r)
@@ -1936,7 +1942,7 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
                 if (absent_lazy(r, d, gv))
                     atomic_store_explicit(&d->absent_wanted, true, memory_order_relaxed);
                 else
-                    d->alts[d->nalts++] = (alt){ SRC_ABSENT, 0, NULL, mix(0, (uint64_t)(uint32_t)SRC_ABSENT) };
+                    d->alts[d->nalts++] = absent_alt();
             }
         }
         cnt[t] = i + 1;
@@ -1960,7 +1966,7 @@ static void run_node(rs *r, int from, const int *fcnt, const unsigned char *froz
         d->src0 = SRC_ABSENT;
         d->alts = wmx_malloc(2 * sizeof *d->alts);
         d->cap = 2;
-        d->alts[d->nalts++] = (alt){ SRC_ABSENT, 0, NULL, mix(0, (uint64_t)(uint32_t)SRC_ABSENT) };
+        d->alts[d->nalts++] = absent_alt();
         d->next = 1;
         fz[t] = 1;
     }

@@ -226,21 +226,10 @@ static wmx_program *explore_auto_unroll(cmd_ctx *ctx, const char *file, wmx_prog
  * whose loops can be cut (`while (1) pthread_create(...)`, a spin loop) is
  * first explored at --unroll 2 for a quarter of the time.  A violation
  * found there is the answer (each execution there is a prefix of a real
- * one); otherwise the run starts again at the default bound.  True when res
- * holds the first pass's result (and *owned its program). */
+ * one), and so is a pass that ended with no execution at the bound
+ * (*whole_run); otherwise the run starts again at the default bound.  True
+ * when res holds the first pass's result (and *owned its program). */
 #define SMALL_BOUND 2
-/* Runs np; true when the run got to its end and no execution stopped at
- * the loop bound.  A failed run leaves r empty (nerrors 0). */
-static bool r_whole(const wmx_program *np, const explore_opts *o, explore_result *r, wmx_error *err)
-{
-    if (explore_run(np, o, r, err) < 0) {
-        explore_result_free(r);
-        memset(r, 0, sizeof *r);
-        return false;
-    }
-    return r->complete && r->bound_cut == 0;
-}
-
 static bool explore_small_bound_first(cmd_ctx *ctx, const char *file, wmx_program **owned,
                                       const explore_opts *opts, explore_result *res, bool *whole_run)
 {
@@ -267,10 +256,15 @@ static bool explore_small_bound_first(cmd_ctx *ctx, const char *file, wmx_progra
     if (!np)
         return false;
     explore_result r;
+    if (explore_run(np, &first, &r, &err) < 0) {
+        explore_result_free(&r);
+        ir_program_free(np);
+        return false;
+    }
     /* a complete pass where no execution reached the bound is the answer
      * at every bound too: the loops never went round more often (spin
      * loops that became awaits; twalock of 5 threads ran twice, 35 s) */
-    bool whole = r_whole(np, &first, &r, &err);
+    bool whole = r.complete && r.bound_cut == 0;
     if (!whole && r.nerrors == 0) {
         explore_result_free(&r);
         ir_program_free(np);
