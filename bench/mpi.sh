@@ -4,8 +4,8 @@
 # without mpirun's start-up of about a second), the speed-up of 2 ranks over
 # 1, and from WMX_NET_STATS what moved: units, bytes per unit, odpor's
 # wakeup-sequence messages, and units per second of the run.
-# rfsmc stays on rank 0 (doc/distributed.md): its rows show the cost of
-# the launcher alone.  Skipped when wmx was built without MPI.
+# rfsmc's messages are the keys it offers to another rank's decisions.
+# Skipped when wmx was built without MPI.
 set -u
 WMX=${WMX:-./wmx}
 cd "$(dirname "$0")/.."

@@ -107,6 +107,7 @@ typedef struct decision {
     _Atomic bool fixed_offered; /* discover offered the fixed part's writes (see there);
                               * a shared decision's workers read it unlocked */
     _Atomic bool init_offered; /* the initial value's key (always the same) is queued */
+    _Atomic bool init_refuted; /* facts of F_e rule the initial value out (see discover) */
     /* an await whose "absent" alternative waits for a write that fails it
      * (see queue_absent); cleared once the alternative is queued */
     _Atomic bool absent_wanted;
@@ -121,7 +122,21 @@ typedef struct decision {
     settled_set settled;   /* sources whose key cannot change (see offer) */
     settled_set *wsettled; /* shared: one per worker, each touched by its worker only */
     int nworkers;
+    /* over MPI ranks (see "units between ranks"): a decision another rank
+     * owns is a replica here, shared and never growing: only alts[0,
+     * nbatch) are this rank's to explore, and a key offered to it goes to
+     * its owner.  owner/id name it across ranks (owner -1: a decision no
+     * other rank has heard of) */
+    bool replica;
+    int nbatch;
+    int owner, id;
 } decision;
+
+/* The alternatives this rank may take from d: alts[next, alts_end(d)). */
+static inline int alts_end(const decision *d)
+{
+    return d->replica ? d->nbatch : d->nalts;
+}
 
 typedef struct rs {
     struct rfsmc_iter *iter;
@@ -139,6 +154,7 @@ typedef struct rs {
     graph g, ng;           /* current graph, scratch for the next one */
     team *team;            /* --jobs: the other workers, else NULL */
     int wid;               /* --jobs: this worker's number */
+    struct rs_run *run;    /* --jobs: what the workers of this process share */
     decision **dec;        /* the path: the current trace's decisions */
     int ndec, capdec;
     /* the current trace */
@@ -1099,16 +1115,16 @@ static bool alt_known(decision *d, const alt *a, int nt)
 }
 
 /* Queues an alternative of decision di unless it is known. */
-static void offer_key_locked(rs *r, decision *d, alt a)
+static bool decision_add(decision *d, alt a, int nt)
 {
-    if (alt_known(d, &a, r->nthreads))
-        return;
+    if (alt_known(d, &a, nt))
+        return false;
     if (d->nalts == d->cap) {
         d->cap = d->cap ? 2 * d->cap : 4;
         d->alts = wmx_realloc(d->alts, (size_t)d->cap * sizeof *d->alts);
     }
     /* key_keep first: it is what the new slot is assigned from */
-    alt kept = key_keep(d, a, r->nthreads);
+    alt kept = key_keep(d, a, nt);
     d->alts[d->nalts++] = kept;
     if (d->nalts >= 16 && 2 * d->nalts >= d->asetcap) {
         free(d->aset);
@@ -1119,7 +1135,15 @@ static void offer_key_locked(rs *r, decision *d, alt a)
     } else if (d->aset) {
         aset_put(d, d->nalts - 1);
     }
+    return true;
 }
+
+static void offer_key_locked(rs *r, decision *d, alt a)
+{
+    decision_add(d, a, r->nthreads);
+}
+
+static void replica_offer(rs *r, decision *d, const alt *a);
 
 static void offer_key(rs *r, int di, alt a)
 {
@@ -1129,8 +1153,10 @@ static void offer_key(rs *r, int di, alt a)
         return;
     }
     pthread_mutex_lock(&d->mu);
-    offer_key_locked(r, d, a);
+    bool added = decision_add(d, a, r->nthreads);
     pthread_mutex_unlock(&d->mu);
+    if (added && d->replica)
+        replica_offer(r, d, &a);
 }
 
 /* A source whose cone has no read outside d's fixed part has the same key
@@ -1224,6 +1250,7 @@ static decision *push_decision(rs *r, wmx_eid ev, const int *fcount, const unsig
     }
     decision *d = wmx_calloc(1, sizeof *d);
     r->dec[r->ndec++] = d;
+    d->owner = d->id = -1;
     d->ev = ev;
     d->thread = EID_THREAD(ev);
     size_t nt = (size_t)(r->nthreads ? r->nthreads : 1);
@@ -1489,7 +1516,8 @@ static void discover(rs *r)
          * write of its cell, each refuted by the saturation. */
         int npast = 0;
         bool need_past = r->model != MODEL_PSO && ie > 0 && cell >= 0 &&
-            (!skip_fixed || !atomic_load_explicit(&d->init_offered, memory_order_acquire));
+            (!skip_fixed || !(atomic_load_explicit(&d->init_offered, memory_order_acquire) ||
+                              atomic_load_explicit(&d->init_refuted, memory_order_relaxed)));
         if (need_past) {
             /* per thread the last such w' (the others are in its past) */
             const int *pe = vc_of(r, g->tev[te][ie - 1].pos);
@@ -1505,25 +1533,43 @@ static void discover(rs *r)
             }
         }
         /* the initial value */
-        if (own < 0 && cur != EID_INIT && npast == 0 &&
-            (!d->is_await || await_accepts(d, r->prog->cell_init[cell])))
+        bool init_ok = own < 0 && npast == 0 &&
+            !atomic_load_explicit(&d->init_refuted, memory_order_relaxed) &&
+            (!d->is_await || await_accepts(d, r->prog->cell_init[cell]));
+        if (init_ok && cur != EID_INIT)
             offer(r, di, EID_INIT);
+        /* own, npast and the await are facts of F_e: once they refute the
+         * initial value, later passes need not look for w' again (the
+         * search per pass was 3% of fib_bench under TSO) */
+        if (!init_ok && !skip_fixed && cell >= 0)
+            atomic_store_explicit(&d->init_refuted, true, memory_order_relaxed);
         unsigned polls = 0;
-        for (int k = cell >= 0 ? r->gwoff[cell] : 0; cell >= 0 && k < r->gwoff[cell + 1]; k++) {
+        /* gw lists each thread's writes of the cell in program order: the
+         * fixed ones and those before own are a prefix of a thread's run,
+         * and once one is in e's future so are the rest (a clock only
+         * grows along po), so the search jumps over them */
+        int hi = cell >= 0 ? r->gwoff[cell + 1] : 0;
+        for (int k = cell >= 0 ? r->gwoff[cell] : 0; k < hi; k++) {
             wmx_eid id = r->gw[k];
             int t = EID_THREAD(id), i = EID_INDEX(id);
-            if (skip_fixed && i < d->fcount[t])
+            if (skip_fixed && i < d->fcount[t]) {
+                k = gw_lower(r, k, hi, t, d->fcount[t]) - 1;
                 continue;
+            }
             const gev *w = &g->tev[t][i];
-            if (t == te && i < own)
+            if (t == te && i < own) {
+                k = gw_lower(r, k, hi, t, own) - 1;
                 continue;
+            }
             if (id == cur)
                 continue;
             if ((++polls & 63) == 0 && rs_poll(r))
                 return;
             /* not in e's po∪rf future (nor e itself) */
-            if (vc_of(r, w->pos)[te] > ie)
+            if (vc_of(r, w->pos)[te] > ie) {
+                k = gw_lower(r, k, hi, t + 1, 0) - 1;
                 continue;
+            }
             /* a lock too is offered only the writes it can take: a lock
              * that reads a held mutex fails, a graph that is never a
              * class; the ones the search needs come from swap_sources */
@@ -2920,7 +2966,7 @@ static bool has_work(decision *d)
     if (!d->shared)
         return d->next < d->nalts;
     pthread_mutex_lock(&d->mu);
-    bool w = d->next < d->nalts;
+    bool w = d->next < alts_end(d);
     pthread_mutex_unlock(&d->mu);
     return w;
 }
@@ -2945,17 +2991,286 @@ static void give_away(rs *r)
     team_give(r->team, u);
 }
 
-typedef struct rs_ctx {
+/* What the workers of one process share. */
+typedef struct rs_run {
     int nthreads;
-} rs_ctx;
+    int nworkers;
+    /* over MPI ranks: this rank, and its decisions that units sent away
+     * name, by number, each with its path from the root (held, as a
+     * unit's, until the run ends) */
+    team_net *net;
+    int rank;
+    pthread_mutex_t mu;
+    struct rs_named {
+        int n;
+        decision **path;       /* path[n - 1] is the decision */
+    } *named;
+    int nnamed, capnamed;
+} rs_run;
 
 static void unit_drop(void *unit, void *ctx)
 {
     rs_unit *u = unit;
-    const rs_ctx *c = ctx;
+    const rs_run *c = ctx;
     for (int k = u->n - 1; k >= 0; k--)
         decision_release(u->path[k], c->nthreads);
     free(u);
+}
+
+static void hold(decision *d)
+{
+    pthread_mutex_lock(&d->mu);
+    d->refs++;
+    pthread_mutex_unlock(&d->mu);
+}
+
+/* ---- units between ranks (team_net.h) ----
+ *
+ * A unit sent to another rank is the path to a shared decision d with a
+ * batch of d's alternatives taken out of it (all those left): the
+ * receiver makes a replica of each decision on the path (its fixed part,
+ * the sources of F_e, and the flags discover keeps) and explores the
+ * batch below the deepest one, as a worker explores a unit's decision.
+ * Every key its traces offer to a replica goes to the replica's owner,
+ * which queues it if new, as a worker on the owner's rank would have; a
+ * new key at a decision whose workers may have left it comes with a unit
+ * of its path, so it is explored.  Each alternative is thus taken at
+ * exactly one place, once (a key is in the owner's set, and a batch leaves
+ * it), and the classes are those of one worker. */
+
+static void put_alt(wire *w, const alt *a, int nt)
+{
+    wire_i32(w, a->src);
+    wire_i32(w, a->nextra);
+    wire_i64(w, (int64_t)a->hash);
+    wire_i32(w, a->data != NULL);
+    if (a->data)
+        wire_put(w, a->data, (size_t)(nt + 2 * a->nextra) * sizeof *a->data);
+}
+
+/* An alternative read from r into scratch *buf; false when it is bad. */
+static bool get_alt(wire_reader *r, alt *a, int nt, int **buf, size_t *cap)
+{
+    a->src = wire_get_i32(r);
+    a->nextra = wire_get_count(r, 1 << 24);
+    a->hash = (uint64_t)wire_get_i64(r);
+    a->data = NULL;
+    if (a->nextra < 0)
+        return false;
+    if (!wire_get_i32(r))
+        return !r->bad && a->nextra == 0;
+    size_t n = (size_t)(nt + 2 * a->nextra);
+    if (n > *cap) {
+        *cap = 2 * n;
+        *buf = wmx_realloc(*buf, *cap * sizeof **buf);
+    }
+    a->data = *buf;
+    return wire_get(r, a->data, n * sizeof *a->data);
+}
+
+/* Names d (this rank's) for other ranks, with its path path[0, n). */
+static void name_decision(rs_run *run, decision **path, int n)
+{
+    decision *d = path[n - 1];
+    if (d->owner >= 0)
+        return;
+    if (run->nnamed == run->capnamed) {
+        run->capnamed = run->capnamed ? 2 * run->capnamed : 64;
+        run->named = wmx_realloc(run->named, (size_t)run->capnamed * sizeof *run->named);
+    }
+    struct rs_named *x = &run->named[run->nnamed];
+    x->n = n;
+    x->path = wmx_malloc((size_t)n * sizeof *x->path);
+    for (int k = 0; k < n; k++) {
+        x->path[k] = path[k];
+        hold(path[k]);
+    }
+    d->owner = run->rank;
+    d->id = run->nnamed++;
+}
+
+static void unit_encode(const void *unit, void *ctx, wire *w)
+{
+    const rs_unit *u = unit;
+    rs_run *run = ctx;
+    int nt = run->nthreads;
+    pthread_mutex_lock(&run->mu);
+    for (int k = 0; k < u->n; k++)
+        if (!u->path[k]->replica)
+            name_decision(run, (decision **)u->path, k + 1);
+    pthread_mutex_unlock(&run->mu);
+    wire_i32(w, nt);
+    wire_i32(w, u->n);
+    for (int k = 0; k < u->n; k++) {
+        /* the fields below alts never change once shared (see share) */
+        const decision *d = u->path[k];
+        wire_i32(w, d->owner);
+        wire_i32(w, d->id);
+        wire_i32(w, d->ev);
+        wire_i32(w, d->is_await);
+        wire_i32(w, d->taker);
+        wire_i32(w, d->src0);
+        wire_i32(w, d->cell);
+        wire_i32(w, (int32_t)d->cmp);
+        wire_i64(w, d->operand);
+        wire_put(w, d->fcount, (size_t)nt * sizeof *d->fcount);
+        wire_put(w, d->frozen, (size_t)nt);
+        for (int t = 0; t < nt; t++)
+            wire_put(w, d->fsrc[t], (size_t)d->fcount[t] * sizeof *d->fsrc[t]);
+        unsigned char flags = (unsigned char)(atomic_load(&d->fixed_offered) | atomic_load(&d->init_offered) << 1 |
+                                              atomic_load(&d->init_refuted) << 2 | atomic_load(&d->absent_wanted) << 3);
+        wire_put(w, &flags, 1);
+    }
+    /* the batch: all that is left at the deepest decision.  Half would
+     * leave the rest to the unit's holders here, and a unit that a key
+     * from another rank queued (owner_offer) has none once it is sent */
+    decision *d = u->path[u->n - 1];
+    pthread_mutex_lock(&d->mu);
+    int b = alts_end(d) - d->next;
+    wire_i32(w, b);
+    for (int i = 0; i < b; i++)
+        put_alt(w, &d->alts[d->next + i], nt);
+    d->next += b;
+    pthread_mutex_unlock(&d->mu);
+}
+
+static void *unit_decode(wire_reader *r, void *ctx)
+{
+    rs_run *run = ctx;
+    int nt = run->nthreads;
+    if (wire_get_i32(r) != nt)
+        return NULL;
+    int n = wire_get_count(r, 1 << 24);
+    if (n < 1)
+        return NULL;
+    rs_unit *u = wmx_calloc(1, sizeof *u + (size_t)n * sizeof *u->path);
+    size_t ntz = (size_t)(nt ? nt : 1);
+    bool ok = true;
+    for (int k = 0; k < n && ok; k++) {
+        decision *d = wmx_calloc(1, sizeof *d);
+        u->path[u->n++] = d;
+        d->fcount = wmx_calloc(ntz, sizeof *d->fcount);
+        d->frozen = wmx_calloc(ntz, 1);
+        d->fsrc = wmx_calloc(ntz, sizeof *d->fsrc);
+        d->nworkers = run->nworkers;
+        d->wsettled = wmx_calloc((size_t)d->nworkers, sizeof *d->wsettled);
+        pthread_mutex_init(&d->mu, NULL);
+        d->refs = 1;
+        d->shared = true;
+        d->replica = true;
+        d->owner = wire_get_i32(r);
+        d->id = wire_get_i32(r);
+        d->ev = wire_get_i32(r);
+        d->thread = EID_THREAD(d->ev);
+        d->is_await = wire_get_i32(r) != 0;
+        d->taker = wire_get_i32(r) != 0;
+        d->src0 = wire_get_i32(r);
+        d->cell = wire_get_i32(r);
+        d->cmp = (ir_op)wire_get_i32(r);
+        d->operand = wire_get_i64(r);
+        wire_get(r, d->fcount, (size_t)nt * sizeof *d->fcount);
+        wire_get(r, d->frozen, (size_t)nt);
+        ok = !r->bad && d->owner >= 0 && run->net && d->owner < run->net->size && d->id >= 0 &&
+             d->ev >= 0 && d->thread < nt;
+        for (int t = 0; t < nt && ok; t++) {
+            ok = d->fcount[t] >= 0 && d->fcount[t] < (1 << 24);
+            if (ok) {
+                d->fsrc[t] = wmx_malloc((size_t)(d->fcount[t] ? d->fcount[t] : 1) * sizeof *d->fsrc[t]);
+                ok = wire_get(r, d->fsrc[t], (size_t)d->fcount[t] * sizeof *d->fsrc[t]);
+            }
+        }
+        unsigned char flags = 0;
+        ok = ok && wire_get(r, &flags, 1);
+        atomic_store(&d->fixed_offered, (flags & 1) != 0);
+        atomic_store(&d->init_offered, (flags & 2) != 0);
+        atomic_store(&d->init_refuted, (flags & 4) != 0);
+        atomic_store(&d->absent_wanted, (flags & 8) != 0);
+    }
+    int b = ok ? wire_get_count(r, 1 << 24) : -1;
+    ok = ok && b >= 0;
+    int *buf = NULL;
+    size_t cap = 0;
+    decision *d = u->path[u->n - 1];
+    for (int i = 0; i < b && ok; i++) {
+        alt a;
+        ok = get_alt(r, &a, nt, &buf, &cap);
+        if (ok)
+            decision_add(d, a, nt);
+    }
+    free(buf);
+    d->nbatch = d->nalts;
+    if (!ok || !wire_done(r)) {
+        unit_drop(u, run);
+        return NULL;
+    }
+    return u;
+}
+
+/* At d's owner: key a offered below a replica of d elsewhere.  A new key
+ * comes with a unit of d's path: the workers that held d may have left
+ * it. */
+static void owner_offer(rs_run *run, team *t, int id, alt a)
+{
+    pthread_mutex_lock(&run->mu);
+    struct rs_named *x = id >= 0 && id < run->nnamed ? &run->named[id] : NULL;
+    pthread_mutex_unlock(&run->mu);
+    if (!x) {
+        fprintf(stderr, "wmx: rank %d: a key from another rank names no decision\n", run->rank);
+        return;
+    }
+    decision *d = x->path[x->n - 1];
+    pthread_mutex_lock(&d->mu);
+    bool added = decision_add(d, a, run->nthreads);
+    pthread_mutex_unlock(&d->mu);
+    if (!added)
+        return;
+    rs_unit *u = wmx_malloc(sizeof *u + (size_t)x->n * sizeof *u->path);
+    u->n = x->n;
+    for (int k = 0; k < x->n; k++) {
+        u->path[k] = x->path[k];
+        hold(x->path[k]);
+    }
+    team_give(t, u);
+}
+
+static void replica_offer(rs *r, decision *d, const alt *a)
+{
+    rs_run *run = r->run;
+    if (d->owner == run->rank) {
+        owner_offer(run, r->team, d->id, *a);
+        return;
+    }
+    wire w;
+    wire_init(&w);
+    wire_i32(&w, d->id);
+    put_alt(&w, a, r->nthreads);
+    run->net->post(run->net, d->owner, &w);
+    wire_free(&w);
+}
+
+static void key_receive(wire_reader *rd, void *ctx, team *t)
+{
+    rs_run *run = ctx;
+    int id = wire_get_i32(rd);
+    int *buf = NULL;
+    size_t cap = 0;
+    alt a;
+    if (get_alt(rd, &a, run->nthreads, &buf, &cap) && wire_done(rd))
+        owner_offer(run, t, id, a);
+    else
+        fprintf(stderr, "wmx: rank %d: a key from another rank was corrupt\n", run->rank);
+    free(buf);
+}
+
+static void run_free(rs_run *run)
+{
+    for (int i = 0; i < run->nnamed; i++) {
+        for (int k = run->named[i].n - 1; k >= 0; k--)
+            decision_release(run->named[i].path[k], run->nthreads);
+        free(run->named[i].path);
+    }
+    free(run->named);
+    pthread_mutex_destroy(&run->mu);
 }
 
 static bool iter_step(rfsmc_iter *it);
@@ -2975,6 +3290,7 @@ static void rfsmc_work(explore_worker *w)
     r->direct = true;
     r->team = w->team;
     r->wid = w->id;
+    r->run = w->ctx;
     it->started = !w->starts;    /* worker 0 (of rank 0) runs the root */
     for (;;) {
         while (iter_step(it))
@@ -3026,7 +3342,7 @@ static bool iter_step(rfsmc_iter *it)
         bool have;
         if (d->shared)
             pthread_mutex_lock(&d->mu);
-        have = d->next < d->nalts;
+        have = d->next < alts_end(d);
         if (have)
             a = d->alts[d->next++];
         if (d->shared)
@@ -3128,9 +3444,14 @@ void rfsmc_iter_free(rfsmc_iter *it)
 int explore_rfsmc(const wmx_program *prog, const explore_opts *opts,
                   explore_result *res, wmx_error *err)
 {
-    if (explore_jobs(opts) > 1) {
-        rs_ctx c = { prog->nthreads };
-        return explore_parallel(prog, opts, ALGO_RFSMC, rfsmc_work, unit_drop, &c, res, err);
+    if (explore_split(opts)) {
+        rs_run run = { .nthreads = prog->nthreads, .nworkers = explore_jobs(opts), .net = opts->net,
+                       .rank = opts->net ? opts->net->rank : 0 };
+        pthread_mutex_init(&run.mu, NULL);
+        static const explore_codec codec = { unit_encode, unit_decode, unit_drop, key_receive };
+        int rc = explore_parallel_net(prog, opts, ALGO_RFSMC, rfsmc_work, unit_drop, &codec, &run, res, err);
+        run_free(&run);
+        return rc;
     }
     rfsmc_iter *it = rfsmc_iter_new(prog, opts, res, err);
     if (!it)
@@ -3141,4 +3462,240 @@ int explore_rfsmc(const wmx_program *prog, const explore_opts *opts,
     iter_finish(it);
     rfsmc_iter_free(it);
     return 0;
+}
+
+/* ---- tests: units and keys as bytes (tests/unit/test_wire.c) ---- */
+
+typedef struct rs_capture {
+    team_net pub;                /* first: post() gets it */
+    wire msg;
+    int to, posts;
+} rs_capture;
+
+static void rs_capture_post(team_net *n, int to, const wire *msg)
+{
+    rs_capture *c = (rs_capture *)n;
+    wire_reset(&c->msg);
+    wire_put(&c->msg, msg->buf, msg->len);
+    c->to = to;
+    c->posts++;
+}
+
+static void selftest_run(rs_run *run, rs_capture *net, int rank, int nt)
+{
+    memset(net, 0, sizeof *net);
+    wire_init(&net->msg);
+    net->pub.rank = rank;
+    net->pub.size = 3;
+    net->pub.post = rs_capture_post;
+    memset(run, 0, sizeof *run);
+    pthread_mutex_init(&run->mu, NULL);
+    run->net = &net->pub;
+    run->rank = rank;
+    run->nthreads = nt;
+    run->nworkers = 2;
+}
+
+/* A random key: a cone of up to 3 events per thread, and reads in it. */
+static alt selftest_alt(unsigned *x, int nt, int *buf)
+{
+    alt a = { (wmx_eid)(wire_selftest_next(x) % 5) - 2, 0, NULL, 0 };
+    if (a.src < 0)
+        a.src = wire_selftest_next(x) % 2 ? EID_INIT : SRC_ABSENT;
+    else
+        a.src = EID_MAKE((int)(wire_selftest_next(x) % (unsigned)nt), (int)(wire_selftest_next(x) % 4));
+    a.hash = mix(0, (uint64_t)(uint32_t)a.src);
+    if (a.src < 0)
+        return a;
+    a.data = buf;
+    for (int t = 0; t < nt; t++)
+        a.data[t] = (int)(wire_selftest_next(x) % 4);
+    a.nextra = (int)(wire_selftest_next(x) % 3);
+    for (int k = 0; k < 2 * a.nextra; k++)
+        a.data[nt + k] = (int)(wire_selftest_next(x) % 64);
+    for (int k = 0; k < nt + 2 * a.nextra; k++)
+        a.hash = mix(a.hash, (uint64_t)a.data[k]);
+    return a;
+}
+
+static decision *selftest_decision(unsigned *x, int nt, int *buf)
+{
+    size_t ntz = (size_t)(nt ? nt : 1);
+    decision *d = wmx_calloc(1, sizeof *d);
+    d->owner = d->id = -1;
+    d->ev = EID_MAKE((int)(wire_selftest_next(x) % (unsigned)nt), (int)(wire_selftest_next(x) % 6));
+    d->thread = EID_THREAD(d->ev);
+    d->is_await = wire_selftest_next(x) % 2;
+    d->taker = wire_selftest_next(x) % 2;
+    d->src0 = (wmx_eid)(wire_selftest_next(x) % 9) - 1;
+    d->cell = (int)(wire_selftest_next(x) % 5) - 1;
+    d->cmp = (ir_op)(wire_selftest_next(x) % 3);
+    d->operand = (wmx_val)wire_selftest_next(x) - 7;
+    d->fcount = wmx_calloc(ntz, sizeof *d->fcount);
+    d->frozen = wmx_calloc(ntz, 1);
+    d->fsrc = wmx_calloc(ntz, sizeof *d->fsrc);
+    for (int t = 0; t < nt; t++) {
+        d->fcount[t] = (int)(wire_selftest_next(x) % 5);
+        d->frozen[t] = wire_selftest_next(x) % 2;
+        d->fsrc[t] = wmx_malloc((size_t)(d->fcount[t] + 1) * sizeof *d->fsrc[t]);
+        for (int i = 0; i < d->fcount[t]; i++)
+            d->fsrc[t][i] = (wmx_eid)(wire_selftest_next(x) % 40) - 1;
+    }
+    atomic_store(&d->fixed_offered, wire_selftest_next(x) % 2);
+    atomic_store(&d->init_offered, wire_selftest_next(x) % 2);
+    atomic_store(&d->init_refuted, wire_selftest_next(x) % 2);
+    atomic_store(&d->absent_wanted, wire_selftest_next(x) % 2);
+    d->nworkers = 2;
+    d->wsettled = wmx_calloc(2, sizeof *d->wsettled);
+    pthread_mutex_init(&d->mu, NULL);
+    d->refs = 1;
+    d->shared = true;
+    int n = 1 + (int)(wire_selftest_next(x) % 6);
+    for (int k = 0; k < n; k++)
+        decision_add(d, selftest_alt(x, nt, buf), nt);
+    d->next = (int)(wire_selftest_next(x) % (unsigned)(d->nalts + 1));
+    return d;
+}
+
+/* Whether replica c carries d's fixed part, flags and name. */
+static const char *same_decision(const decision *d, const decision *c, int nt)
+{
+    if (c->owner != d->owner || c->id != d->id || !c->replica)
+        return "a replica's name differs";
+    if (c->ev != d->ev || c->thread != d->thread || c->is_await != d->is_await || c->taker != d->taker ||
+        c->src0 != d->src0 || c->cell != d->cell || c->cmp != d->cmp || c->operand != d->operand)
+        return "a replica's fields differ";
+    for (int t = 0; t < nt; t++) {
+        if (c->fcount[t] != d->fcount[t] || c->frozen[t] != d->frozen[t])
+            return "a replica's fixed part differs";
+        if (memcmp(c->fsrc[t], d->fsrc[t], (size_t)d->fcount[t] * sizeof *d->fsrc[t]) != 0)
+            return "a replica's fixed sources differ";
+    }
+    if (atomic_load(&c->fixed_offered) != atomic_load(&d->fixed_offered) ||
+        atomic_load(&c->init_offered) != atomic_load(&d->init_offered) ||
+        atomic_load(&c->init_refuted) != atomic_load(&d->init_refuted) ||
+        atomic_load(&c->absent_wanted) != atomic_load(&d->absent_wanted))
+        return "a replica's flags differ";
+    return NULL;
+}
+
+/* The batch at c is d's alts[from, from + b). */
+static const char *same_batch(const decision *d, int from, int b, const decision *c, int nt)
+{
+    if (c->nbatch != b || c->nalts != b || c->next != 0)
+        return "a batch has the wrong size";
+    for (int i = 0; i < b; i++)
+        if (c->alts[i].src != d->alts[from + i].src || c->alts[i].hash != d->alts[from + i].hash ||
+            !key_equal(&c->alts[i], &d->alts[from + i], nt))
+            return "a batch's keys differ";
+    return NULL;
+}
+
+const char *rfsmc_wire_selftest(const wmx_program *p, unsigned seed)
+{
+    int nt = p->nthreads;
+    if (nt < 2)
+        return "rfsmc: the program needs two threads";
+    unsigned x = seed * 2654435761u + 11;
+    int *buf = wmx_malloc((size_t)(nt + 8) * sizeof *buf);
+    rs_run ra, rb;
+    rs_capture na, nb;
+    selftest_run(&ra, &na, 0, nt);
+    selftest_run(&rb, &nb, 1, nt);
+    const char *why = NULL;
+    /* a path of rank 0's decisions */
+    int n = 1 + (int)(wire_selftest_next(&x) % 4);
+    rs_unit *u = wmx_calloc(1, sizeof *u + (size_t)n * sizeof *u->path);
+    u->n = n;
+    for (int k = 0; k < n; k++)
+        u->path[k] = selftest_decision(&x, nt, buf);
+    decision *deep = u->path[n - 1];
+    int from = deep->next, b = deep->nalts - deep->next;
+    wire w;
+    wire_init(&w);
+    unit_encode(u, &ra, &w);
+    if (deep->next != from + b)
+        why = "the batch did not leave the sender";
+    wire_reader rd;
+    wire_reader_init(&rd, w.buf, w.len);
+    rs_unit *v = why ? NULL : unit_decode(&rd, &rb);
+    if (!why && !v)
+        why = "a unit read back was refused";
+    for (int k = 0; !why && k < n; k++)
+        if (u->path[k]->owner != 0 || u->path[k]->id != k)
+            why = "a sent decision was not named";
+    for (int k = 0; !why && k < n; k++)
+        why = same_decision(u->path[k], v->path[k], nt);
+    if (!why)
+        why = same_batch(deep, from, b, v->path[n - 1], nt);
+    /* short bytes are refused */
+    if (!why && w.len > 0) {
+        size_t cut = (size_t)(wire_selftest_next(&x) % w.len);
+        wire_reader_init(&rd, w.buf, cut);
+        rs_unit *bad = unit_decode(&rd, &rb);
+        if (bad) {
+            unit_drop(bad, &rb);
+            why = "a cut unit was read";
+        }
+    }
+    /* back from rank 1 to the owner: replicas again, named as before */
+    if (!why) {
+        decision *vd = v->path[n - 1];
+        int vfrom = vd->next, vb = vd->nbatch - vd->next;
+        wire_reset(&w);
+        unit_encode(v, &rb, &w);
+        wire_reader_init(&rd, w.buf, w.len);
+        rs_unit *back = unit_decode(&rd, &ra);
+        if (!back)
+            why = "a unit sent back was refused";
+        for (int k = 0; !why && k < n; k++)
+            why = same_decision(u->path[k], back->path[k], nt);
+        if (!why)
+            why = same_batch(vd, vfrom, vb, back->path[n - 1], nt);
+        if (back)
+            unit_drop(back, &ra);
+    }
+    /* a key offered below rank 1's replica reaches rank 0's decision,
+     * with a unit of its path when it is new there */
+    if (!why) {
+        rs rsb;
+        memset(&rsb, 0, sizeof rsb);
+        rsb.run = &rb;
+        rsb.nthreads = nt;
+        rsb.dec = v->path;
+        rsb.ndec = n;
+        decision *vd = v->path[n - 1];
+        alt a = selftest_alt(&x, nt, buf);
+        bool at_replica = alt_known(vd, &a, nt), fresh = !alt_known(deep, &a, nt);
+        int before = deep->nalts;
+        offer_key(&rsb, n - 1, a);
+        if ((nb.posts > 0) == at_replica || (nb.posts > 0 && nb.to != 0))
+            why = "a key new at a replica did not go to its owner (or a known one did)";
+        for (int round = 0; round < 2 && !why && nb.posts > 0; round++) {
+            /* the second time the key is known there: nothing is queued */
+            team *ta = team_new(1);
+            wire_reader_init(&rd, nb.msg.buf, nb.msg.len);
+            key_receive(&rd, &ra, ta);
+            team_abort(ta);
+            rs_unit *got = team_drain(ta);
+            bool queued = fresh && round == 0;
+            if (deep->nalts != before + (fresh ? 1 : 0))
+                why = "the owner did not keep a new key, or kept a known one";
+            else if (queued ? !got || got->n != n || got->path[n - 1] != deep : got != NULL)
+                why = "a new key at the owner came without a unit of its path (or a known one with one)";
+            if (got)
+                unit_drop(got, &ra);
+            team_free(ta);
+        }
+    }
+    if (v)
+        unit_drop(v, &rb);
+    unit_drop(u, &ra);
+    run_free(&ra);
+    run_free(&rb);
+    wire_free(&w);
+    wire_free(&na.msg);
+    wire_free(&nb.msg);
+    free(buf);
+    return why;
 }

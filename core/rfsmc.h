@@ -22,4 +22,13 @@ rfsmc_iter *rfsmc_iter_new(const wmx_program *prog, const explore_opts *opts,
 bool rfsmc_iter_next(rfsmc_iter *it, explore_trace *tr);
 void rfsmc_iter_free(rfsmc_iter *it);
 
+/* Tests (tests/unit/test_wire.c): a random unit (a path of shared
+ * decisions and a batch of the deepest one's alternatives) written by rank
+ * 0 and read by rank 1 of three, and back, gives replicas with the same
+ * fixed parts, flags, names and batch; cut bytes are refused; a key
+ * offered to rank 1's replica goes to rank 0, which keeps it and queues a
+ * unit of its path when it is new there.  NULL, or what differed.  p
+ * needs two threads or more. */
+const char *rfsmc_wire_selftest(const wmx_program *p, unsigned seed);
+
 #endif

@@ -56,7 +56,7 @@ static inline bool explore_net_on(const explore_opts *o)
 /* Whether algorithm a runs over processes (the others stay on rank 0). */
 static inline bool team_net_algo(explore_algo a)
 {
-    return a == ALGO_NAIVE || a == ALGO_ODPOR;
+    return a == ALGO_NAIVE || a == ALGO_ODPOR || a == ALGO_RFSMC;
 }
 
 #endif

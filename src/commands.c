@@ -433,7 +433,7 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
                 ir_program_free(owned);
                 return EXIT_OK;
             }
-            fprintf(ctx->err, "wmx: note: %s runs on rank 0 alone (MPI ranks split naive and odpor)\n",
+            fprintf(ctx->err, "wmx: note: %s runs on rank 0 alone (MPI ranks split naive, rfsmc and odpor)\n",
                     dump_wut ? "--dump-wut" : algo_name(opts.algo));
         }
     }

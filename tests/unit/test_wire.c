@@ -1,7 +1,8 @@
 /* test_wire.c - the bytes of a distributed run (issue 43, team_net.h):
  * every kind of unit that travels between MPI ranks (naive's schedules,
  * odpor's units with their records, odpor's wakeup sequences for another
- * rank's forced node) and the result each rank sends rank 0, written and
+ * rank's forced node, rfsmc's paths of decisions and keys for another
+ * rank's decision) and the result each rank sends rank 0, written and
  * read back, are what was written; short or corrupt bytes are refused. */
 #include <check.h>
 #include <stdlib.h>
@@ -42,6 +43,17 @@ START_TEST(odpor_units_and_claims)
     wmx_program *p = parse(three);
     for (unsigned seed = 0; seed < 500; seed++) {
         const char *why = odpor_wire_selftest(p, seed);
+        ck_assert_msg(why == NULL, "seed %u: %s", seed, why);
+    }
+    ir_program_free(p);
+}
+END_TEST
+
+START_TEST(rfsmc_units_and_keys)
+{
+    wmx_program *p = parse(three);
+    for (unsigned seed = 0; seed < 500; seed++) {
+        const char *why = rfsmc_wire_selftest(p, seed);
         ck_assert_msg(why == NULL, "seed %u: %s", seed, why);
     }
     ir_program_free(p);
@@ -129,6 +141,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, naive_units);
     tcase_add_test(tc, odpor_units_and_claims);
+    tcase_add_test(tc, rfsmc_units_and_keys);
     tcase_add_test(tc, results);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
