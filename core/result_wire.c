@@ -69,9 +69,10 @@ void explore_result_write(wire *w, const explore_result *res)
     wire_i32(w, res->nstates);
     for (int i = 0; i < res->nstates; i++) {
         const final_state *s = &res->states[i];
-        wire_put(w, s->vals, (size_t)res->nobserved * sizeof *s->vals);
-        wire_i64(w, s->count);
-        wire_i32(w, s->satisfies);
+        for (int k = 0; k < res->nobserved; k++)
+            wire_varint(w, s->vals[k]);
+        wire_varint(w, s->count);
+        wire_varint(w, s->satisfies);
     }
     wire_i32(w, res->nerrors);
     for (int i = 0; i < res->nerrors; i++) {
@@ -116,8 +117,11 @@ bool explore_result_read(wire_reader *r, explore_result *res)
     free(text);
     bool sorted = wire_get_i32(r) != 0;
     size_t per = (size_t)(nobs ? nobs : 1);
-    int n = wire_get_count(r, WIRE_MAX / (int)(per * sizeof(wmx_val) + 12));
-    if (n < 0)
+    /* each state takes nobs + 2 bytes or more */
+    int n = wire_get_count(r, WIRE_MAX / (int)(per + 2));
+    if (n > 0 && (size_t)n > (r->len - r->at) / (per + 2))
+        r->bad = true;          /* fewer bytes left than n states take */
+    if (n < 0 || r->bad)
         return false;
     if (n > 0) {
         wmx_val *block = wmx_malloc((size_t)n * per * sizeof *block);
@@ -128,9 +132,10 @@ bool explore_result_read(wire_reader *r, explore_result *res)
         for (int i = 0; i < n && !r->bad; i++) {
             final_state *s = &res->states[i];
             s->vals = block + (size_t)i * per;
-            wire_get(r, s->vals, (size_t)nobs * sizeof *s->vals);
-            s->count = wire_get_i64(r);
-            s->satisfies = wire_get_i32(r) != 0;
+            for (int k = 0; k < nobs; k++)
+                s->vals[k] = wire_get_varint(r);
+            s->count = wire_get_varint(r);
+            s->satisfies = wire_get_varint(r) != 0;
             res->nstates = i + 1;
         }
     }

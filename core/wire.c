@@ -33,6 +33,21 @@ void wire_put(wire *w, const void *p, size_t n)
 void wire_i32(wire *w, int32_t v) { wire_put(w, &v, sizeof v); }
 void wire_i64(wire *w, int64_t v) { wire_put(w, &v, sizeof v); }
 
+void wire_varint(wire *w, int64_t v)
+{
+    uint64_t z = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+    unsigned char b[10];
+    size_t n = 0;
+    do {
+        b[n] = (unsigned char)(z & 0x7f);
+        z >>= 7;
+        if (z)
+            b[n] |= 0x80;
+        n++;
+    } while (z);
+    wire_put(w, b, n);
+}
+
 void wire_str(wire *w, const char *s)
 {
     if (!s) {
@@ -76,6 +91,23 @@ int64_t wire_get_i64(wire_reader *r)
     int64_t v;
     wire_get(r, &v, sizeof v);
     return v;
+}
+
+int64_t wire_get_varint(wire_reader *r)
+{
+    uint64_t z = 0;
+    for (int shift = 0; shift < 70; shift += 7) {
+        if (r->bad || r->at >= r->len) {
+            r->bad = true;
+            return 0;
+        }
+        unsigned char b = r->p[r->at++];
+        z |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
+    }
+    r->bad = true;             /* more than 10 bytes */
+    return 0;
 }
 
 int wire_get_count(wire_reader *r, int max)

@@ -25,6 +25,9 @@ void wire_put(wire *w, const void *p, size_t n);
 void wire_i32(wire *w, int32_t v);
 void wire_i64(wire *w, int64_t v);
 void wire_str(wire *w, const char *s);     /* NULL is written as absent */
+/* A signed integer in 1-10 bytes (zigzag, 7 bits a byte): a final state's
+ * values are mostly small, and a run's states are most of its result */
+void wire_varint(wire *w, int64_t v);
 
 typedef struct wire_reader {
     const unsigned char *p;
@@ -37,6 +40,7 @@ void wire_reader_init(wire_reader *r, const void *p, size_t len);
 bool wire_get(wire_reader *r, void *out, size_t n);
 int32_t wire_get_i32(wire_reader *r);
 int64_t wire_get_i64(wire_reader *r);
+int64_t wire_get_varint(wire_reader *r);
 /* A count written by wire_i32 that must lie in 0..max: -1 (and r bad)
  * otherwise, so that a corrupt count never sizes an allocation. */
 int wire_get_count(wire_reader *r, int max);

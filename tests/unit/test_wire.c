@@ -5,6 +5,7 @@
  * rank's decision) and the result each rank sends rank 0, written and
  * read back, are what was written; short or corrupt bytes are refused. */
 #include <check.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +58,35 @@ START_TEST(rfsmc_units_and_keys)
         ck_assert_msg(why == NULL, "seed %u: %s", seed, why);
     }
     ir_program_free(p);
+}
+END_TEST
+
+START_TEST(varints)
+{
+    const int64_t vals[] = { 0, 1, -1, 63, -64, 64, -65, 127, 128, 300, -300, 1 << 20, INT32_MAX, INT32_MIN,
+                             INT64_MAX, INT64_MIN, INT64_MAX - 1, INT64_MIN + 1 };
+    size_t n = sizeof vals / sizeof *vals;
+    wire w;
+    wire_init(&w);
+    for (size_t i = 0; i < n; i++)
+        wire_varint(&w, vals[i]);
+    ck_assert_uint_eq(w.len, 1 + 1 + 1 + 1 + 1 + 2 + 2 + 2 + 2 + 2 + 2 + 4 + 5 + 5 + 10 + 10 + 10 + 10);
+    wire_reader r;
+    wire_reader_init(&r, w.buf, w.len);
+    for (size_t i = 0; i < n; i++)
+        ck_assert(wire_get_varint(&r) == vals[i]);
+    ck_assert(wire_done(&r));
+    /* cut in the middle of the last one, and a run of 11 continued bytes */
+    wire_reader_init(&r, w.buf, w.len - 1);
+    for (size_t i = 0; i < n; i++)
+        (void)wire_get_varint(&r);
+    ck_assert(r.bad);
+    unsigned char bad[11];
+    memset(bad, 0x80, sizeof bad);
+    wire_reader_init(&r, bad, sizeof bad);
+    (void)wire_get_varint(&r);
+    ck_assert(r.bad);
+    wire_free(&w);
 }
 END_TEST
 
@@ -142,6 +172,7 @@ int main(void)
     tcase_add_test(tc, naive_units);
     tcase_add_test(tc, odpor_units_and_claims);
     tcase_add_test(tc, rfsmc_units_and_keys);
+    tcase_add_test(tc, varints);
     tcase_add_test(tc, results);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
