@@ -158,32 +158,24 @@ elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 t0=$(secs)
 $MPIRUN "$WMX" explore "$root/examples/sb.wmx" --model sc --algo naive > /dev/null 2>&1
 base=$(elapsed "$t0" "$(secs)")
-t0=$(secs)
-$MPIRUN "$WMX" explore "$tmp/long.wmx" --model sc --algo naive --timeout 1 > "$tmp/out" 2>/dev/null
-rc=$?
-t=$(elapsed "$t0" "$(secs)")
-if [ $rc != 3 ] || [ "$(grep -c 'PARTIAL: stopped: timeout' "$tmp/out")" != 2 ]; then
-    echo "FAIL: --timeout 1 over 3 ranks: exit $rc, want 3 and one partial report"; head -5 "$tmp/out"; fail=1
-fi
-# past a short run's time: the second of --timeout, then at most 2 s
-# until every rank has stopped and rank 0 has reported
-if awk -v t="$t" -v b="$base" 'BEGIN { exit !(t - b > 3) }'; then
-    echo "FAIL: --timeout 1 over 3 ranks took $t s (a short run: $base s)"; fail=1
-fi
-echo "mpi: --timeout 1 on 3 ranks: exit $rc after $t s (a short run: $base s)"
-
-# the same for rfsmc, whose units are paths of decisions
+# naive, and rfsmc, whose units are paths of decisions
 fib_bench 7 > "$tmp/long-rf.wmx"   # rfsmc: a minute; few states
-t0=$(secs)
-$MPIRUN "$WMX" explore "$tmp/long-rf.wmx" --model tso --algo rfsmc --timeout 1 > "$tmp/out" 2>/dev/null
-rc=$?
-t=$(elapsed "$t0" "$(secs)")
-if [ $rc != 3 ] || [ "$(grep -c 'PARTIAL: stopped: timeout' "$tmp/out")" != 2 ]; then
-    echo "FAIL: rfsmc --timeout 1 over 3 ranks: exit $rc, want 3 and one partial report"; head -5 "$tmp/out"; fail=1
-fi
-if awk -v t="$t" -v b="$base" 'BEGIN { exit !(t - b > 3) }'; then
-    echo "FAIL: rfsmc --timeout 1 over 3 ranks took $t s (a short run: $base s)"; fail=1
-fi
+for run in "long sc naive" "long-rf tso rfsmc"; do
+    set -- $run
+    t0=$(secs)
+    $MPIRUN "$WMX" explore "$tmp/$1.wmx" --model $2 --algo $3 --timeout 1 > "$tmp/out" 2>/dev/null
+    rc=$?
+    t=$(elapsed "$t0" "$(secs)")
+    if [ $rc != 3 ] || [ "$(grep -c 'PARTIAL: stopped: timeout' "$tmp/out")" != 2 ]; then
+        echo "FAIL: $3 --timeout 1 over 3 ranks: exit $rc, want 3 and one partial report"; head -5 "$tmp/out"; fail=1
+    fi
+    # past a short run's time: the second of --timeout, then at most 2 s
+    # until every rank has stopped and rank 0 has reported
+    if awk -v t="$t" -v b="$base" 'BEGIN { exit !(t - b > 3) }'; then
+        echo "FAIL: $3 --timeout 1 over 3 ranks took $t s (a short run: $base s)"; fail=1
+    fi
+    echo "mpi: $3 --timeout 1 on 3 ranks: exit $rc after $t s (a short run: $base s)"
+done
 
 $MPIRUN "$WMX" explore "$tmp/readers.wmx" --model sc --algo naive --max-traces 1000 --json > "$tmp/out" 2>/dev/null
 rc=$?

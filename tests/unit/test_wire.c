@@ -28,37 +28,24 @@ static const char *three =
     "thread P1 { y = 1; b = x; }\n"
     "thread P2 { x = 2; }\n";
 
-START_TEST(naive_units)
+/* 500 random units of one explorer, each written and read back */
+static void selftests(const char *(*selftest)(const wmx_program *, unsigned))
 {
     wmx_program *p = parse(three);
     for (unsigned seed = 0; seed < 500; seed++) {
-        const char *why = naive_wire_selftest(p, seed);
+        const char *why = selftest(p, seed);
         ck_assert_msg(why == NULL, "seed %u: %s", seed, why);
     }
     ir_program_free(p);
 }
+
+START_TEST(naive_units) { selftests(naive_wire_selftest); }
 END_TEST
 
-START_TEST(odpor_units_and_claims)
-{
-    wmx_program *p = parse(three);
-    for (unsigned seed = 0; seed < 500; seed++) {
-        const char *why = odpor_wire_selftest(p, seed);
-        ck_assert_msg(why == NULL, "seed %u: %s", seed, why);
-    }
-    ir_program_free(p);
-}
+START_TEST(odpor_units_and_claims) { selftests(odpor_wire_selftest); }
 END_TEST
 
-START_TEST(rfsmc_units_and_keys)
-{
-    wmx_program *p = parse(three);
-    for (unsigned seed = 0; seed < 500; seed++) {
-        const char *why = rfsmc_wire_selftest(p, seed);
-        ck_assert_msg(why == NULL, "seed %u: %s", seed, why);
-    }
-    ir_program_free(p);
-}
+START_TEST(rfsmc_units_and_keys) { selftests(rfsmc_wire_selftest); }
 END_TEST
 
 START_TEST(varints)
