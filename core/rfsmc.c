@@ -1138,23 +1138,25 @@ static bool decision_add(decision *d, alt a, int nt)
     return true;
 }
 
-static void offer_key_locked(rs *r, decision *d, alt a)
-{
-    decision_add(d, a, r->nthreads);
-}
-
 static void replica_offer(rs *r, decision *d, const alt *a);
 
 static void offer_key(rs *r, int di, alt a)
 {
     decision *d = r->dec[di];
+    bool added;
     if (!d->shared) {
-        offer_key_locked(r, d, a);
-        return;
+        added = decision_add(d, a, r->nthreads);
+    } else {
+        pthread_mutex_lock(&d->mu);
+        added = decision_add(d, a, r->nthreads);
+        pthread_mutex_unlock(&d->mu);
     }
-    pthread_mutex_lock(&d->mu);
-    bool added = decision_add(d, a, r->nthreads);
-    pthread_mutex_unlock(&d->mu);
+    /* a key holds its cone's reads: on a long trace each is as long as
+     * the trace, and the reads of the resident size between two polls let
+     * --max-memory 64M reach 80 MB under load */
+    if (added && a.data &&
+        explore_charge(&r->clk, r->opts, r->res, (size_t)(r->nthreads + 2 * a.nextra) * sizeof *a.data))
+        r->stop = true;
     if (added && d->replica)
         replica_offer(r, d, &a);
 }
@@ -3668,7 +3670,10 @@ const char *rfsmc_wire_selftest(const wmx_program *p, unsigned seed)
     if (!why) {
         rs rsb;
         memset(&rsb, 0, sizeof rsb);
+        explore_opts no_limits;
+        memset(&no_limits, 0, sizeof no_limits);
         rsb.run = &rb;
+        rsb.opts = &no_limits;
         rsb.nthreads = nt;
         rsb.dec = v->path;
         rsb.ndec = n;
