@@ -42,7 +42,7 @@ row() { # NAME FILE ALGO
 readers 18 > "$TMP/readers18.wmx"
 lastzero 14 > "$TMP/lastzero14.wmx"
 c_longwriter 2048 > "$TMP/longwriter2048.c"
-for algo in odpor rfsmc; do
+for algo in ${ALGOS:-odpor rfsmc}; do
   row readers-18 "$TMP/readers18.wmx" $algo
   row lastzero-14 "$TMP/lastzero14.wmx" $algo
   row longwriter-2048c "$TMP/longwriter2048.c" $algo

@@ -2944,6 +2944,9 @@ static void iter_finish(rfsmc_iter *it)
 
 typedef struct rs_unit {
     int n;
+    /* its giver still holds the path and takes what is left (give_away);
+     * false for a unit from another rank or for a key (owner_offer) */
+    bool held;
     decision *path[];
 } rs_unit;
 
@@ -2990,6 +2993,7 @@ static void give_away(rs *r)
         return;
     rs_unit *u = wmx_malloc(sizeof *u + (size_t)(di + 1) * sizeof *u->path);
     u->n = di + 1;
+    u->held = true;
     for (int k = 0; k <= di; k++) {
         decision *d = r->dec[k];
         share(r, d);
@@ -3037,7 +3041,8 @@ static void hold(decision *d)
 /* ---- units between ranks (team_net.h) ----
  *
  * A unit sent to another rank is the path to a shared decision d with a
- * batch of d's alternatives taken out of it (all those left): the
+ * batch of d's alternatives taken out of it (half of those left when the
+ * giver still holds d, else all): the
  * receiver makes a replica of each decision on the path (its fixed part,
  * the sources of F_e, and the flags discover keeps) and explores the
  * batch below the deepest one, as a worker explores a unit's decision.
@@ -3131,12 +3136,15 @@ static void unit_encode(const void *unit, void *ctx, wire *w)
                                               atomic_load(&d->init_refuted) << 2 | atomic_load(&d->absent_wanted) << 3);
         wire_put(w, &flags, 1);
     }
-    /* the batch: all that is left at the deepest decision.  Half would
-     * leave the rest to the unit's holders here, and a unit that a key
-     * from another rank queued (owner_offer) has none once it is sent */
+    /* the batch: half of what is left at the deepest decision when the
+     * giver still holds it (it takes the rest), else all: a unit queued
+     * for a key from another rank (owner_offer), or received from one,
+     * has nobody else here to take the rest (keeping half lost classes).
+     * Half, not all: all made longwriter's one decision of 2048
+     * alternatives go back and forth between two ranks 112 times */
     decision *d = u->path[u->n - 1];
     pthread_mutex_lock(&d->mu);
-    int b = alts_end(d) - d->next;
+    int left = alts_end(d) - d->next, b = u->held ? (left + 1) / 2 : left;
     wire_i32(w, b);
     for (int i = 0; i < b; i++)
         put_alt(w, &d->alts[d->next + i], nt);
@@ -3236,6 +3244,7 @@ static void owner_offer(rs_run *run, team *t, int id, alt a)
         return;
     rs_unit *u = wmx_malloc(sizeof *u + (size_t)x->n * sizeof *u->path);
     u->n = x->n;
+    u->held = false;
     for (int k = 0; k < x->n; k++) {
         u->path[k] = x->path[k];
         hold(x->path[k]);
@@ -3617,10 +3626,11 @@ const char *rfsmc_wire_selftest(const wmx_program *p, unsigned seed)
     int n = 1 + (int)(wire_selftest_next(&x) % 4);
     rs_unit *u = wmx_calloc(1, sizeof *u + (size_t)n * sizeof *u->path);
     u->n = n;
+    u->held = wire_selftest_next(&x) % 2;   /* a giver's unit: half goes */
     for (int k = 0; k < n; k++)
         u->path[k] = selftest_decision(&x, nt, buf);
     decision *deep = u->path[n - 1];
-    int from = deep->next, b = deep->nalts - deep->next;
+    int from = deep->next, left = deep->nalts - deep->next, b = u->held ? (left + 1) / 2 : left;
     wire w;
     wire_init(&w);
     unit_encode(u, &ra, &w);
