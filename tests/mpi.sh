@@ -160,21 +160,33 @@ $MPIRUN "$WMX" explore "$root/examples/sb.wmx" --model sc --algo naive > /dev/nu
 base=$(elapsed "$t0" "$(secs)")
 # naive, and rfsmc, whose units are paths of decisions
 fib_bench 7 > "$tmp/long-rf.wmx"   # rfsmc: a minute; few states
+# Each rank's own time from its start to its exit is what must stay within
+# the second of --timeout plus 2 s.  mpirun's wall time is checked only
+# for a hang: when ranks exit non-zero (3, a partial run) Open MPI aborts
+# the job and its teardown adds 1-2 s now and then (1.5 to 3.6 s over 8
+# runs of the same job, naive and rfsmc alike; doc/distributed.md)
 for run in "long sc naive" "long-rf tso rfsmc"; do
     set -- $run
+    rm -f "$tmp"/rank.*
     t0=$(secs)
-    $MPIRUN "$WMX" explore "$tmp/$1.wmx" --model $2 --algo $3 --timeout 1 > "$tmp/out" 2>/dev/null
+    $MPIRUN env TMPDIR_RANKS="$tmp" sh -c 'a=$(date +%s.%N); "$0" "$@"; rc=$?; echo "$a $(date +%s.%N)" > "$TMPDIR_RANKS/rank.$OMPI_COMM_WORLD_RANK"; exit $rc' \
+        "$WMX" explore "$tmp/$1.wmx" --model $2 --algo $3 --timeout 1 > "$tmp/out" 2>/dev/null
     rc=$?
     t=$(elapsed "$t0" "$(secs)")
     if [ $rc != 3 ] || [ "$(grep -c 'PARTIAL: stopped: timeout' "$tmp/out")" != 2 ]; then
         echo "FAIL: $3 --timeout 1 over 3 ranks: exit $rc, want 3 and one partial report"; head -5 "$tmp/out"; fail=1
     fi
-    # past a short run's time: the second of --timeout, then at most 2 s
-    # until every rank has stopped and rank 0 has reported
-    if awk -v t="$t" -v b="$base" 'BEGIN { exit !(t - b > 3) }'; then
-        echo "FAIL: $3 --timeout 1 over 3 ranks took $t s (a short run: $base s)"; fail=1
+    ranks=$(cat "$tmp"/rank.* 2>/dev/null | awk '{ d = $2 - $1; if (d > m) m = d; n++ } END { printf "%d %.2f", n, m }')
+    set -- $ranks "$3"
+    # (a rank the teardown kills between wmx's exit and its note leaves
+    # none: in 10 runs 2 or 3 of the 3 notes were written)
+    if [ "$1" = 0 ] || awk -v m="$2" 'BEGIN { exit !(m > 3) }'; then
+        echo "FAIL: $3 --timeout 1 over 3 ranks: $1 ranks noted their end, the slowest after $2 s"; fail=1
     fi
-    echo "mpi: $3 --timeout 1 on 3 ranks: exit $rc after $t s (a short run: $base s)"
+    if awk -v t="$t" -v b="$base" 'BEGIN { exit !(t - b > 6) }'; then
+        echo "FAIL: $3 --timeout 1 over 3 ranks: mpirun took $t s (a short run: $base s)"; fail=1
+    fi
+    echo "mpi: $3 --timeout 1 on 3 ranks: exit $rc, each rank within $2 s; mpirun $t s (a short run: $base s)"
 done
 
 $MPIRUN "$WMX" explore "$tmp/readers.wmx" --model sc --algo naive --max-traces 1000 --json > "$tmp/out" 2>/dev/null
