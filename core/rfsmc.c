@@ -3229,25 +3229,30 @@ static void *unit_decode(wire_reader *r, void *ctx)
  * it. */
 static void owner_offer(rs_run *run, team *t, int id, alt a)
 {
+    /* the entry is copied under the lock: a worker comes here for a
+     * replica of this rank's own decision while the messenger may grow
+     * run->named (name_decision); each path array itself never moves */
     pthread_mutex_lock(&run->mu);
-    struct rs_named *x = id >= 0 && id < run->nnamed ? &run->named[id] : NULL;
+    struct rs_named x = { 0, NULL };
+    if (id >= 0 && id < run->nnamed)
+        x = run->named[id];
     pthread_mutex_unlock(&run->mu);
-    if (!x) {
+    if (!x.path) {
         fprintf(stderr, "wmx: rank %d: a key from another rank names no decision\n", run->rank);
         return;
     }
-    decision *d = x->path[x->n - 1];
+    decision *d = x.path[x.n - 1];
     pthread_mutex_lock(&d->mu);
     bool added = decision_add(d, a, run->nthreads);
     pthread_mutex_unlock(&d->mu);
     if (!added)
         return;
-    rs_unit *u = wmx_malloc(sizeof *u + (size_t)x->n * sizeof *u->path);
-    u->n = x->n;
+    rs_unit *u = wmx_malloc(sizeof *u + (size_t)x.n * sizeof *u->path);
+    u->n = x.n;
     u->held = false;
-    for (int k = 0; k < x->n; k++) {
-        u->path[k] = x->path[k];
-        hold(x->path[k]);
+    for (int k = 0; k < x.n; k++) {
+        u->path[k] = x.path[k];
+        hold(x.path[k]);
     }
     team_give(t, u);
 }
