@@ -6004,6 +6004,18 @@ static char *clang_wait(clang_run *run, int *status, int *stopped)
         else if (clang_now() - run->started >= run->limit_s)
             *stopped = 2;
         if (*stopped) {
+            /* SIGTERM first: clang's handler removes its NAME-XXXXXXXX.tmp
+             * outputs, which SIGKILL would leave in $TMPDIR */
+            kill(-run->pid, SIGTERM);
+            for (int i = 0; i < 100 && !exited; i++) {
+                pid_t r = waitpid(run->pid, status, WNOHANG);
+                if (r == run->pid || (r < 0 && errno == ECHILD))
+                    exited = true;
+                else {
+                    struct timespec ts = { 0, 2 * 1000 * 1000 };
+                    nanosleep(&ts, NULL);
+                }
+            }
             kill(-run->pid, SIGKILL);
             if (!exited)
                 while (waitpid(run->pid, status, 0) < 0 && errno == EINTR)

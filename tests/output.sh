@@ -151,13 +151,24 @@ else
     kill -$sig $pid; wait $pid; rc=$?
     case $sig in TERM) [ $rc = 143 ] || w="${w:+$w, }exit $rc, want 143" ;; INT) [ $rc = 3 ] || w="${w:+$w, }exit $rc, want 3" ;; esac
     sleep 0.3                     # clang's own handler removes its files
-    # (after Ctrl-C clang is killed with SIGKILL: its own NAME-XXXXXXXX.tmp may stay)
-    left=$(ls "$tmp/td" | grep -v -- '-[0-9a-f]*\.tmp$')
+    # (after Ctrl-C wmx stops clang with SIGTERM too, so nothing of clang's stays)
+    left=$(ls "$tmp/td")
     [ -z "$left" ] || w="${w:+$w, }left in \$TMPDIR: $left"
-    [ $sig = TERM ] && ls "$tmp/td" | grep -q . && w="${w:+$w, }left in \$TMPDIR: $(ls "$tmp/td")"
     if ps -eo args | grep -v grep | grep -q -- "-- $tmp/fifo.c"; then w="${w:+$w, }clang is still running"; fi
     verdict "C: scratch files in \$TMPDIR, removed on SIG$sig" "$w"
   done
+  # clang stopped by its time limit while it writes: its own
+  # NAME-XXXXXXXX.tmp must go too (a SIGKILL left them)
+  rm -rf "$tmp/td2"; mkdir -p "$tmp/td2"
+  printf 'int a[64];\nint main(void) { for (int i = 0; i < 64; i++) a[i] = i; return a[3]; }\n' > "$tmp/slow.c"
+  for ms in 02 03 04 05 06 07 08 09 10 11 12 14; do
+    TMPDIR=$tmp/td2 WMX_CACHE=off WMX_CLANG_TIMEOUT=0.$ms $WMX explore "$tmp/slow.c" >/dev/null 2>&1
+  done
+  start                         # (12 runs: the 2 s rule is for one)
+  w=""
+  left=$(ls "$tmp/td2")
+  [ -z "$left" ] || w="left in \$TMPDIR: $left"
+  verdict "C: clang stopped at its time limit leaves nothing in \$TMPDIR" "$w"
   # no clang may outlive the test (it would wait on the FIFO forever)
   : > "$tmp/fifo" &
   opener=$!
