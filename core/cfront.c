@@ -23,10 +23,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* .c, and .i: C already preprocessed (SV-COMP's tasks are mostly .i) */
 bool cfront_is_c_file(const char *path)
 {
     size_t n = strlen(path);
-    return n > 2 && strcmp(path + n - 2, ".c") == 0;
+    return n > 2 && (strcmp(path + n - 2, ".c") == 0 || strcmp(path + n - 2, ".i") == 0);
 }
 
 int cfront_take_args(int argc, char **argv, cfront_opts *o, char *err, size_t errn)
@@ -190,6 +191,8 @@ wmx_program *cfront_load(const char *path, const cfront_opts *o, wmx_error *err)
     X(LLVMGetErrorMessage) \
     X(LLVMGetFirstBasicBlock) \
     X(LLVMGetFirstGlobal) \
+    X(LLVMGetFirstFunction) \
+    X(LLVMGetNextFunction) \
     X(LLVMGetModuleContext) \
     X(LLVMGetNextBasicBlock) \
     X(LLVMInt64TypeInContext) \
@@ -382,6 +385,10 @@ typedef struct cval {
 } cval;
 
 static cval cv_const(wmx_val c) { cval v = { .kind = CV_CONST, .c = c, .offx = -1 }; return v; }
+
+/* A function pointer in memory or a register: above every cell address
+ * (ir_cell_address), 8 bytes apart. */
+#define FN_BASE ((wmx_val)0x7f000000)
 static cval cv_reg(int r) { cval v = { .kind = CV_REG, .reg = r, .offx = -1 }; return v; }
 
 /* A memory object: a global or an alloca of one frame instance.  Globals are
@@ -481,6 +488,8 @@ typedef struct frame {
     LLVMValueRef call;    /* the call in the caller that this frame answers */
     int atomic_open;      /* __VERIFIER_atomic_begin()s not yet ended here */
     int atomic_fn;        /* an inlined __VERIFIER_atomic_* function */
+    int dtor_next;        /* a TLS destructor's frame: 1 + the next key to
+                           * look at when it returns (0: not one) */
 } frame;
 
 typedef struct pending {
@@ -493,6 +502,10 @@ typedef struct pending {
     int depth;
     int from, to;         /* the edge's blocks in the top frame */
     int jump;             /* the JUMP instruction to point here */
+    int dtor_key;         /* > 0: not an edge but thread_exit's keys from
+                           * this one on (a destructor skipped) */
+    LLVMValueRef call, fn; /* fn: not an edge but this call through a
+                            * pointer, to fn */
 } pending;
 
 typedef struct cthread {
@@ -502,6 +515,8 @@ typedef struct cthread {
     int gated;            /* waits for $start */
     int start_var, done_var;
     int creator;
+    int arg_var;          /* its argument when computed at run time: a cell
+                           * the creator writes before starting it, -1 none */
     int ret_var1;         /* var + 1 where its result goes (pthread_join's
                            * result pointer), 0 none */
 } cthread;
@@ -579,6 +594,12 @@ typedef struct cfront {
     long long nondet_lo, nondet_hi;
     int nondet_given;     /* --nondet: exactly that range, no values added */
     int next_key;         /* pthread_key_create's next key */
+    LLVMValueRef *key_dtor; /* [next_key + 1]: each key's destructor, or NULL */
+    kmap create_sites;    /* a pthread_create's dynamic instance (see
+                           * thread_create) -> the thread it started */
+    LLVMValueRef *fns;    /* functions with a body whose address is taken: a
+                           * pointer to fns[i] is the value FN_BASE + 8 i */
+    int nfns;
     int atomic_var;       /* the lock of SV-COMP's atomic sections, -1 none yet */
     int hit_guard;        /* see memo_here: a loop count register, -1 none */
     int hit_guard_bound;  /* and the times round it allows */
@@ -947,6 +968,16 @@ static int e_zext(cfront *c, int e, int w)
 
 static void obj_make_real(cfront *c, int o);
 
+/* The value of a pointer to function f (see FN_BASE). */
+static wmx_val fn_code(cfront *c, LLVMValueRef f)
+{
+    for (int i = 0; i < c->nfns; i++)
+        if (c->fns[i] == f)
+            return FN_BASE + 8 * (wmx_val)i;
+    fail(c, NULL, "unsupported: a pointer to '%s', which has no body", vname(f));
+    return 0;
+}
+
 static int e_addr_of_cell(cfront *c, int obj, int off)
 {
     obj_make_real(c, obj);
@@ -968,8 +999,7 @@ static int e_of(cfront *c, cval v)
         return e;
     }
     case CV_FUNC:
-        fail(c, NULL, "unsupported: a function pointer used as a value");
-        return e_const(c, 0);
+        return e_const(c, fn_code(c, v.fn));
     default:
         fail(c, NULL, "unsupported: a value of this type");
         return e_const(c, 0);
@@ -1004,6 +1034,8 @@ static wmx_val cval_init_value(cfront *c, cval v)
         obj_make_real(c, v.obj);
         return ir_cell_address(c->p, c->p->vars[c->objs[v.obj].var].base + v.off);
     }
+    if (v.kind == CV_FUNC)
+        return fn_code(c, v.fn);
     fail(c, NULL, "unsupported: this initial value");
     return 0;
 }
@@ -1013,10 +1045,6 @@ static void obj_make_real(cfront *c, int o)
     cobj *ob = &c->objs[o];
     if (ob->var >= 0)
         return;
-    if (ob->handle) {
-        fail(c, NULL, "unsupported: a pthread_t used as data (only pthread_create and pthread_join may use it)");
-        return;
-    }
     char name[160];
     snprintf(name, sizeof name, "%s", ob->name);
     int v = ir_add_var(c->p, name, ob->ncells ? ob->ncells : 1);
@@ -2574,7 +2602,23 @@ static void rename_thread(cfront *c, int t, char *name)
     c->p->threads[t].name = name;
 }
 
-static int thread_create(cfront *c, LLVMValueRef fn, cval arg)
+/* The creator stores a thread argument computed at run time where the
+ * thread reads it after its start (both sides of the $start flag). */
+static void store_thread_arg(cfront *c, int id, int arg_expr)
+{
+    cthread *th = &c->threads[id];
+    if (th->arg_var < 0) {
+        char name[300];
+        snprintf(name, sizeof name, "$arg.%s", c->p->threads[th->t].name);
+        th->arg_var = ir_add_var(c->p, name, 1);
+    }
+    ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0, 0 });
+    st.addr.var = th->arg_var;
+    st.e1 = arg_expr;
+    emit(c, &st, "(the thread's argument)");
+}
+
+static int thread_create(cfront *c, LLVMValueRef fn, cval arg, int arg_expr)
 {
     if (c->nthreads + 1 >= WMX_MAX_THREADS) {
         fail(c, NULL, "unsupported: more than %d threads", WMX_MAX_THREADS - 1);
@@ -2585,6 +2629,43 @@ static int thread_create(cfront *c, LLVMValueRef fn, cval arg)
         return -1;
     }
     flush_joins(c);           /* the new thread starts after them */
+    /* The same pthread_create at the same times round every loop around it
+     * (in the same frames) starts the same thread on every way the
+     * translation forks into: only one of those ways runs.  So a create in
+     * a loop costs a thread per time round, not one per way (LDV's drivers
+     * create and join in a `while (1) switch (nondet)`). */
+    size_t kn = 0, kcap = 256;
+    char *key = wmx_malloc(kcap);
+#define KEY_PUT(x) do { if (kn + sizeof(x) > kcap) key = wmx_realloc(key, kcap *= 2); \
+                        memcpy(key + kn, &(x), sizeof(x)); kn += sizeof(x); } while (0)
+    KEY_PUT(c->cur);
+    KEY_PUT(fn);
+    KEY_PUT(arg.kind);
+    KEY_PUT(arg.c);
+    KEY_PUT(arg.obj);
+    KEY_PUT(arg.off);
+    KEY_PUT(arg.offx);
+    KEY_PUT(c->here);
+    for (int d = 0; d < c->depth; d++) {
+        frame *F = &c->stack[d];
+        finfo *fi = c->insts[F->inst].fi;
+        KEY_PUT(F->call);
+        KEY_PUT(fi);
+        for (int k = 0; k < fi->nheaders; k++)
+            KEY_PUT(F->counters[k]);
+    }
+#undef KEY_PUT
+    int gated_now = c->forked || c->visible || c->threads[c->cur].gated;
+    int *site = kmap_slot(&c->create_sites, key, kn, 1);
+    free(key);
+    if (*site > 0 && gated_now && c->threads[*site].start_var >= 0) {
+        if (arg_expr >= 0)
+            store_thread_arg(c, *site, arg_expr);
+        char text[96];
+        snprintf(text, sizeof text, "pthread_create(%s)", c->p->threads[c->threads[*site].t].name);
+        emit_flag(c, I_XCHG, c->threads[*site].start_var, text);
+        return *site;
+    }
     if (c->nthreads == 1)
         c->prelude_objs = c->nobjs;
     c->threads = wmx_realloc(c->threads, (size_t)(c->nthreads + 1) * sizeof *c->threads);
@@ -2609,8 +2690,12 @@ static int thread_create(cfront *c, LLVMValueRef fn, cval arg)
     free(tname);
     th->done_var = -1;
     th->start_var = -1;
-    th->gated = c->forked || c->visible || c->threads[c->cur].gated;
+    th->arg_var = -1;
+    th->gated = gated_now;
     int id = c->nthreads++;
+    *site = id;
+    if (arg_expr >= 0)
+        store_thread_arg(c, id, arg_expr);
     if (th->gated) {
         int v = new_flag_var(c, "start", th->t);
         c->threads[id].start_var = v;
@@ -2644,6 +2729,74 @@ static void thread_join(cfront *c, cval h)
         c->joins = wmx_realloc(c->joins, (size_t)c->capjoins * sizeof *c->joins);
     }
     c->joins[c->njoins++] = (int)h.c;
+}
+
+static int store_cell(cfront *c, cval p, cval v, LLVMValueRef in);
+
+/* The result cell of thread id (see pthread_join with a result pointer). */
+static int thread_result_var(cfront *c, int id)
+{
+    cthread *jt = &c->threads[id];
+    if (!jt->ret_var1) {
+        char name[300];
+        snprintf(name, sizeof name, "$result.%s", c->p->threads[jt->t].name);
+        int v = ir_find_var(c->p, name);
+        jt->ret_var1 = 1 + (v >= 0 ? v : ir_add_var(c->p, name, 1));
+    }
+    return jt->ret_var1 - 1;
+}
+
+/* pthread_join(h, ret) of a pthread_t loaded from memory at run time: a
+ * jump per thread this thread created (the number pthread_create stored)
+ * to a wait for its end (and a load of its result); a value that names
+ * none of them blocks (joining no thread is undefined). */
+static void thread_join_loaded(cfront *c, cval h, cval ret, LLVMValueRef in)
+{
+    flush_joins(c);
+    int want_result = !(ret.kind == CV_CONST && ret.c == 0);
+    int r = want_result ? temp_reg(c) : -1;
+    int e = e_of(c, h);
+    int n = 0;
+    int *jumps = wmx_malloc((size_t)(c->nthreads ? c->nthreads : 1) * sizeof *jumps);
+    int *ids = wmx_malloc((size_t)(c->nthreads ? c->nthreads : 1) * sizeof *ids);
+    for (int j = 1; j < c->nthreads; j++) {
+        if (c->threads[j].creator != c->cur)
+            continue;
+        ir_instr jp = ir_instr_init(I_JUMP, (wmx_srcloc){ 0, 0, 0 });
+        jp.e1 = e_bin(c, OP_EQ, e, e_const(c, j));
+        ids[n] = j;
+        jumps[n++] = emit(c, &jp, "");
+    }
+    ir_instr no = ir_instr_init(I_ASSUME, (wmx_srcloc){ 0, 0, 0 });
+    no.e1 = e_const(c, 0);
+    no.spin = true;
+    emit(c, &no, "(pthread_join of a thread this run did not create)");
+    int *ends = wmx_malloc((size_t)(n ? n : 1) * sizeof *ends);
+    for (int k = 0; k < n && !c->failed; k++) {
+        wmx_program *p = c->p;
+        p->threads[c->t].instrs[jumps[k]].target = p->threads[c->t].ninstrs;
+        cthread *th = &c->threads[ids[k]];
+        if (th->done_var < 0)
+            th->done_var = new_flag_var(c, "done", th->t);
+        char text[96];
+        snprintf(text, sizeof text, "pthread_join(%s)", c->p->threads[th->t].name);
+        emit_flag(c, I_AWAIT, th->done_var, text);
+        if (want_result) {
+            ir_instr ld = ir_instr_init(I_LOAD, (wmx_srcloc){ 0, 0, 0 });
+            ld.addr.var = thread_result_var(c, ids[k]);
+            ld.dst = r;
+            emit(c, &ld, NULL);
+        }
+        ir_instr jp = ir_instr_init(I_JUMP, (wmx_srcloc){ 0, 0, 0 });
+        ends[k] = emit(c, &jp, "");
+    }
+    for (int k = 0; k < n && !c->failed; k++)
+        c->p->threads[c->t].instrs[ends[k]].target = c->p->threads[c->t].ninstrs;
+    free(jumps);
+    free(ids);
+    free(ends);
+    if (want_result && !c->failed)
+        store_cell(c, ret, cv_reg(r), in);
 }
 
 static void flush_joins(cfront *c)
@@ -2944,6 +3097,10 @@ static void barrier_wait(cfront *c, LLVMValueRef call)
 }
 
 static void thread_end(cfront *c);
+static void thread_exit(cfront *c, int key);
+static void free_stack(frame *s, int depth);
+static void go_fork_mode(cfront *c);
+static void push_pending(cfront *c, int from, int to, int jump);
 static void thread_result(cfront *c, cval r);
 static void enter_edge(cfront *c, int from, int to);
 
@@ -4241,22 +4398,42 @@ static int do_cond(cfront *c, LLVMValueRef in, const char *what)
     return 1;
 }
 
+/* The current thread's cell of key k. */
+static int key_var(cfront *c, long long k)
+{
+    char name[64];
+    snprintf(name, sizeof name, "$key%lld.%s", k, c->p->threads[c->t].name);
+    int var = ir_find_var(c->p, name);
+    if (var < 0)
+        var = ir_add_var(c->p, name, 1);
+    return var;
+}
+
 /* pthread_key_*: a key is a number fixed while translating; each thread's
  * value for it is a cell of its own. */
 static void do_key(cfront *c, LLVMValueRef in, const char *n)
 {
     if (strcmp(n, "pthread_key_create") == 0) {
-        /* a destructor runs when a thread that set the key ends: not
-         * modelled, so refused rather than left out (a check it makes
-         * would never fail) */
+        /* a destructor runs as each thread that set the key ends
+         * (thread_exit): known here, so main must create the key, before
+         * the threads are translated */
         LLVMValueRef dtor = p_LLVMGetOperand(in, 1);
-        if (!p_LLVMIsAConstantPointerNull(dtor) && !p_LLVMIsNull(dtor)) {
-            fail(c, in, "unsupported: a pthread key with a destructor (it would run as each thread ends)");
+        while (p_LLVMIsAConstantExpr(dtor) && p_LLVMGetConstOpcode(dtor) == LLVMBitCast)
+            dtor = p_LLVMGetOperand(dtor, 0);
+        if (p_LLVMIsAConstantPointerNull(dtor) || p_LLVMIsNull(dtor))
+            dtor = NULL;
+        else if (!p_LLVMIsAFunction(dtor) || p_LLVMIsDeclaration(dtor)) {
+            fail(c, in, "unsupported: a pthread key destructor not known while translating");
+            return;
+        } else if (c->cur != 0) {
+            fail(c, in, "unsupported: a pthread key with a destructor created outside main");
             return;
         }
         cval k = val(c, p_LLVMGetOperand(in, 0));
         if (!store_cell(c, k, cv_const(++c->next_key), in) && c->failed)
             return;
+        c->key_dtor = wmx_realloc(c->key_dtor, (size_t)(c->next_key + 1) * sizeof *c->key_dtor);
+        c->key_dtor[c->next_key] = dtor;
         set_val(c, in, cv_const(0));
         return;
     }
@@ -4265,11 +4442,7 @@ static void do_key(cfront *c, LLVMValueRef in, const char *n)
         fail(c, in, "unsupported: a pthread key not known while translating");
         return;
     }
-    char name[64];
-    snprintf(name, sizeof name, "$key%lld.%s", (long long)k.c, c->p->threads[c->t].name);
-    int var = ir_find_var(c->p, name);
-    if (var < 0)
-        var = ir_add_var(c->p, name, 1);
+    int var = key_var(c, k.c);
     if (strcmp(n, "pthread_setspecific") == 0) {
         ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0, 0 });
         st.addr.var = var;
@@ -4285,6 +4458,30 @@ static void do_key(cfront *c, LLVMValueRef in, const char *n)
     set_val(c, in, cv_reg(ld.dst));
 }
 
+/* A call through a pointer known only at run time: a jump per function of
+ * the program that it may be (a body, the address taken, as many
+ * parameters as the call has arguments), each a pending way of its own;
+ * any other value blocks (undefined behaviour). */
+static void call_through_pointer(cfront *c, LLVMValueRef in, cval p)
+{
+    unsigned na = (unsigned)p_LLVMGetNumArgOperands(in);
+    go_fork_mode(c);
+    int e = e_of(c, p);
+    for (int i = 0; i < c->nfns && !c->failed; i++) {
+        if (p_LLVMCountParams(c->fns[i]) != na)
+            continue;
+        ir_instr j = ir_instr_init(I_JUMP, (wmx_srcloc){ 0, 0, 0 });
+        j.e1 = e_bin(c, OP_EQ, e, e_const(c, FN_BASE + 8 * (wmx_val)i));
+        int ji = emit(c, &j, "");
+        push_pending(c, 0, 0, ji);
+        c->work[c->nwork - 1].call = in;
+        c->work[c->nwork - 1].fn = c->fns[i];
+    }
+    emit_block_forever(c, "(a call through a pointer that is no function)", false);
+}
+
+static void do_call_fn(cfront *c, LLVMValueRef in, LLVMValueRef f);
+
 static void do_call(cfront *c, LLVMValueRef in)
 {
     LLVMValueRef f = called_fn(in);
@@ -4293,9 +4490,27 @@ static void do_call(cfront *c, LLVMValueRef in)
         return;
     }
     if (!f) {
-        fail(c, in, "unsupported: a call through a function pointer");
-        return;
+        cval p = val(c, p_LLVMGetCalledValue(in));
+        if (c->failed)
+            return;
+        if (p.kind == CV_FUNC)
+            f = p.fn;
+        else if (p.kind == CV_CONST && p.c >= FN_BASE && (p.c - FN_BASE) % 8 == 0 &&
+                 (p.c - FN_BASE) / 8 < c->nfns)
+            f = c->fns[(p.c - FN_BASE) / 8];
+        else if (p.kind == CV_REG) {
+            call_through_pointer(c, in, p);
+            return;
+        } else {
+            emit_block_forever(c, "(a call through a pointer that is no function)", false);
+            return;
+        }
     }
+    do_call_fn(c, in, f);
+}
+
+static void do_call_fn(cfront *c, LLVMValueRef in, LLVMValueRef f)
+{
     const char *n = vname(f);
     frame *F = top(c);
     if (strncmp(n, "llvm.dbg.", 9) == 0 || strncmp(n, "llvm.lifetime.", 14) == 0 ||
@@ -4387,10 +4602,17 @@ static void do_call(cfront *c, LLVMValueRef in)
             return;
         }
         cval arg = val(c, p_LLVMGetOperand(in, c11 ? 2 : 3));
-        if (arg.kind == CV_PTR)
+        int arg_expr = -1;
+        if (arg.kind == CV_PTR && arg.offx < 0)
             obj_make_real(c, arg.obj);     /* the thread reads it */
-        else if (arg.kind != CV_CONST) {
-            fail(c, in, "unsupported: a thread argument computed at run time (pass a constant or an address)");
+        else if (arg.kind == CV_REG || arg.kind == CV_PTR || arg.kind == CV_FUNC) {
+            /* known only at run time: through a cell (store_thread_arg),
+             * so the thread must wait for its start */
+            go_fork_mode(c);
+            arg_expr = e_of(c, arg);
+            arg = cv_const(0);
+        } else if (arg.kind != CV_CONST) {
+            fail(c, in, "unsupported: a thread argument of this kind");
             return;
         }
         if (in_endless_loop_past_bound(c)) {
@@ -4398,8 +4620,27 @@ static void do_call(cfront *c, LLVMValueRef in)
             emit_block_forever(c, "(loop bound reached: --unroll)", true);
             return;
         }
-        if (h.kind != CV_PTR || h.offx >= 0) {
+        if (h.kind != CV_PTR) {
             fail(c, in, "unsupported: a pthread_t not in a variable");
+            return;
+        }
+        if (h.offx >= 0) {
+            /* &t[i] with i known at run time: the thread's number goes to
+             * memory, and joins dispatch on what they load */
+            obj_make_real(c, h.obj);
+            int id = thread_create(c, fnv, arg, arg_expr);
+            if (id < 0 || c->failed)
+                return;
+            c->objs[h.obj].handle = 1;
+            ir_addr a = addr_of(c, h);
+            if (c->failed)
+                return;
+            note_write(c, h.obj);
+            ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0, 0 });
+            st.addr = a;
+            st.e1 = e_const(c, id);
+            emit(c, &st, NULL);
+            set_val(c, in, cv_const(0));
             return;
         }
         if (h.off < 0 || h.off >= c->objs[h.obj].ncells) {
@@ -4409,38 +4650,46 @@ static void do_call(cfront *c, LLVMValueRef in)
                 emit_block_forever(c, "(out of bounds)", false);
             return;
         }
-        int id = thread_create(c, fnv, arg);
+        int id = thread_create(c, fnv, arg, arg_expr);
         if (id < 0)
             return;
         cobj *o = &c->objs[h.obj];
-        if (o->var >= 0 && !o->handle) {
-            fail(c, in, "unsupported: a pthread_t stored in shared memory ('%s')", o->name);
-            return;
-        }
         o->handle = 1;
         o->cells[h.off] = cv_const(id);
+        if (o->var >= 0) {
+            /* a pthread_t in memory (in a struct a thread reads, in an
+             * array indexed at run time): the thread's number is stored,
+             * and a join that loads it dispatches on it (thread_join) */
+            ir_addr a = addr_of(c, h);
+            if (c->failed)
+                return;
+            note_write(c, h.obj);
+            ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0, 0 });
+            st.addr = a;
+            st.e1 = e_const(c, id);
+            emit(c, &st, NULL);
+        }
         set_val(c, in, cv_const(0));
         return;
     }
     if (strcmp(n, "pthread_join") == 0 || strcmp(n, "thrd_join") == 0) {
         cval h = val(c, p_LLVMGetOperand(in, 0));
         cval ret = val(c, p_LLVMGetOperand(in, 1));
+        if (h.kind == CV_REG) {
+            thread_join_loaded(c, h, ret, in);
+            set_val(c, in, cv_const(0));
+            return;
+        }
         thread_join(c, h);
         if (c->path_done)
             return;
         if (!c->failed && !(ret.kind == CV_CONST && ret.c == 0)) {
             /* the thread's result: a cell it writes as it ends */
-            cthread *jt = &c->threads[h.c];
-            if (!jt->ret_var1) {
-                char name[300];
-                snprintf(name, sizeof name, "$result.%s", c->p->threads[jt->t].name);
-                int v = ir_find_var(c->p, name);
-                jt->ret_var1 = 1 + (v >= 0 ? v : ir_add_var(c->p, name, 1));
-            }
+            int rv = thread_result_var(c, (int)h.c);
             flush_joins(c);
             int r = temp_reg(c);
             ir_instr ld = ir_instr_init(I_LOAD, (wmx_srcloc){ 0, 0, 0 });
-            ld.addr.var = jt->ret_var1 - 1;
+            ld.addr.var = rv;
             ld.dst = r;
             emit(c, &ld, NULL);
             store_cell(c, ret, cv_reg(r), in);
@@ -4449,8 +4698,9 @@ static void do_call(cfront *c, LLVMValueRef in)
         return;
     }
     if (strcmp(n, "pthread_exit") == 0 || strcmp(n, "thrd_exit") == 0) {
-        thread_result(c, val(c, p_LLVMGetOperand(in, 0)));
-        thread_end(c);
+        if (!c->stack[0].dtor_next)    /* not from within a destructor */
+            thread_result(c, val(c, p_LLVMGetOperand(in, 0)));
+        thread_exit(c, 1);
         return;
     }
     if (strncmp(n, "pthread_mutex_", 14) == 0) {
@@ -4723,6 +4973,56 @@ static void thread_end(cfront *c)
     end_path(c);
 }
 
+/* A thread exits (pthread_exit, or its function returns): the destructor
+ * of each key from `key` on whose value in this thread is not NULL runs
+ * with that value, the value set to NULL first (POSIX; one pass, as
+ * PTHREAD_DESTRUCTOR_ITERATIONS allows when a destructor sets no key).
+ * The NULL side of each test is a pending way of its own; the other one
+ * goes on here into the destructor's frame, whose return comes back. */
+static void thread_exit(cfront *c, int key)
+{
+    while (key <= c->next_key && !(c->key_dtor && c->key_dtor[key]))
+        key++;
+    if (key > c->next_key) {
+        thread_end(c);
+        return;
+    }
+    LLVMValueRef dtor = c->key_dtor[key];
+    /* the frames under this exit are done with: the destructor's frame
+     * replaces them */
+    free_stack(c->stack + 1, c->depth - 1);
+    c->depth = 1;
+    go_fork_mode(c);
+    int var = key_var(c, key);
+    int r = temp_reg(c);
+    ir_instr ld = ir_instr_init(I_LOAD, (wmx_srcloc){ 0, 0, 0 });
+    ld.addr.var = var;
+    ld.dst = r;
+    emit(c, &ld, "(thread exit: pthread_getspecific)");
+    ir_instr j = ir_instr_init(I_JUMP, (wmx_srcloc){ 0, 0, 0 });
+    j.e1 = e_bin(c, OP_EQ, ir_reg(c->p, r), e_const(c, 0));
+    int ji = emit(c, &j, "");
+    push_pending(c, 0, 0, ji);
+    c->work[c->nwork - 1].dtor_key = key + 1;
+    ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0, 0 });
+    st.addr.var = var;
+    st.e1 = e_const(c, 0);
+    emit(c, &st, "(thread exit: pthread_setspecific NULL)");
+    finfo *fi = func_info(c, dtor);
+    int xi = inst_new(c, fi);
+    if (p_LLVMCountParams(dtor) > 0)
+        c->insts[xi].env[pmap_get(&fi->vidx, p_LLVMGetParam(dtor, 0))] = cv_reg(r);
+    for (unsigned k = 1; k < p_LLVMCountParams(dtor); k++)
+        c->insts[xi].env[pmap_get(&fi->vidx, p_LLVMGetParam(dtor, k))] = cv_const(0);
+    frame *F = &c->stack[0];
+    free(F->counters);
+    memset(F, 0, sizeof *F);
+    F->inst = xi;
+    F->counters = wmx_calloc(CTR_SLOTS * (size_t)(fi->nheaders ? fi->nheaders : 1), sizeof *F->counters);
+    F->at = p_LLVMGetFirstInstruction(fi->blocks[0]);
+    F->dtor_next = key + 1;
+}
+
 /* Takes the edge from block `from` to `to` in the top frame: phi copies,
  * loop counters, and (fork mode) the program point's memo. */
 /* A loop counter: a phi whose value round the loop is itself plus or minus
@@ -4969,6 +5269,8 @@ static void push_pending(cfront *c, int from, int to, int jump)
     w->from = from;
     w->to = to;
     w->jump = jump;
+    w->dtor_key = 0;
+    w->call = w->fn = NULL;
 }
 
 /* Puts the pthread_t objects back as they were when w was pushed (objects
@@ -5370,14 +5672,12 @@ static int store_cell(cfront *c, cval p, cval v, LLVMValueRef in)
             out_of_bounds(c, in, p);
             return 0;
         }
-        if (o->handle || (!c->forked && (v.kind == CV_CONST || (v.kind == CV_PTR && v.offx < 0)))) {
-            if (o->handle && c->forked) {
-                fail(c, in, "unsupported: a pthread_t written after a branch on shared memory");
-                return 0;
-            }
+        if (!c->forked && (o->handle || v.kind == CV_CONST || (v.kind == CV_PTR && v.offx < 0))) {
             o->cells[p.off] = v;
             return 0;
         }
+        /* (an object holding pthread_t values too: they go to memory, and
+         * joins dispatch on what they load) */
         obj_make_real(c, p.obj);
     }
     ir_addr a = addr_of(c, p);
@@ -5634,9 +5934,14 @@ static void do_switch(cfront *c, LLVMValueRef in)
 static void do_ret(cfront *c, LLVMValueRef in)
 {
     if (c->depth == 1) {
-        if (p_LLVMGetNumOperands(in) > 0)
+        int next = top(c)->dtor_next;
+        if (!next && p_LLVMGetNumOperands(in) > 0)
             thread_result(c, val(c, p_LLVMGetOperand(in, 0)));
-        thread_end(c);
+        /* main's return is exit(): no destructors */
+        if (c->cur == 0 && !next)
+            thread_end(c);
+        else
+            thread_exit(c, next ? next : 1);
         return;
     }
     cval r = cv_const(0);
@@ -5783,6 +6088,14 @@ static void translate_thread(cfront *c, int id)
         c->here = NULL;
         emit_flag(c, I_AWAIT, th->start_var, "(waits for pthread_create)");
     }
+    if (th->arg_var >= 0 && np > 0) {
+        int r = temp_reg(c);
+        ir_instr ld = ir_instr_init(I_LOAD, (wmx_srcloc){ 0, 0, 0 });
+        ld.addr.var = th->arg_var;
+        ld.dst = r;
+        emit(c, &ld, "(the thread's argument)");
+        c->insts[xi].env[pmap_get(&fi->vidx, p_LLVMGetParam(th->fn, 0))] = cv_reg(r);
+    }
     if (c->cap < 1) {
         c->cap = 8;
         c->stack = wmx_realloc(c->stack, (size_t)c->cap * sizeof *c->stack);
@@ -5816,7 +6129,12 @@ static void translate_thread(cfront *c, int id)
         free(w.handle_objs);
         c->p->threads[c->t].instrs[w.jump].target = c->p->threads[c->t].ninstrs;
         c->path_done = 0;
-        enter_edge(c, w.from, w.to);
+        if (w.dtor_key > 0)
+            thread_exit(c, w.dtor_key);
+        else if (w.fn)
+            do_call_fn(c, w.call, w.fn);
+        else
+            enter_edge(c, w.from, w.to);
         run_path(c);
         free_stack(c->stack, c->depth);
     }
@@ -6327,11 +6645,47 @@ static void observe_globals(cfront *c, int nglobals_vars)
     free(var_type);
 }
 
+/* Whether f's address is taken: a use other than a direct call, or than
+ * the function argument of pthread_create and pthread_key_create (those
+ * are resolved while translating). */
+static int fn_address_taken(LLVMValueRef f)
+{
+    for (LLVMUseRef u = p_LLVMGetFirstUse(f); u; u = p_LLVMGetNextUse(u)) {
+        LLVMValueRef user = p_LLVMGetUser(u);
+        if (p_LLVMIsACallInst(user)) {
+            if (p_LLVMGetCalledValue(user) == f)
+                continue;
+            LLVMValueRef g = called_fn(user);
+            const char *n = g ? vname(g) : "";
+            if (strcmp(n, "pthread_create") == 0 || strcmp(n, "thrd_create") == 0 ||
+                strcmp(n, "pthread_key_create") == 0)
+                continue;
+        }
+        if (p_LLVMIsAConstantExpr(user) && p_LLVMGetConstOpcode(user) == LLVMBitCast &&
+            !fn_address_taken(user))
+            continue;
+        return 1;
+    }
+    return 0;
+}
+
+/* The functions a pointer may call (see FN_BASE). */
+static void add_function_codes(cfront *c)
+{
+    for (LLVMValueRef f = p_LLVMGetFirstFunction(c->mod); f; f = p_LLVMGetNextFunction(f)) {
+        if (p_LLVMIsDeclaration(f) || !fn_address_taken(f))
+            continue;
+        c->fns = wmx_realloc(c->fns, (size_t)(c->nfns + 1) * sizeof *c->fns);
+        c->fns[c->nfns++] = f;
+    }
+}
+
 static void translate_program(cfront *c, const char *name, const char *path)
 {
     c->p = ir_program_new(name, path, "wmx");
     c->p->unroll = c->unroll;
     c->p->observed_shown_only = true;
+    add_function_codes(c);
     add_globals(c);
     int nglobal_vars = c->p->nvars;
     LLVMValueRef mainf = p_LLVMGetNamedFunction(c->mod, "main");
@@ -6344,7 +6698,7 @@ static void translate_program(cfront *c, const char *name, const char *path)
         c->threads[0].fn = mainf;
         c->threads[0].arg = cv_const(1);      /* argc: the program's name only */
         c->threads[0].t = ir_add_thread(c->p, "main");
-        c->threads[0].start_var = c->threads[0].done_var = -1;
+        c->threads[0].start_var = c->threads[0].done_var = c->threads[0].arg_var = -1;
         c->nthreads = 1;
         for (int i = 0; i < c->nthreads && !c->failed && !c->restart; i++)
             translate_thread(c, i);
@@ -6393,6 +6747,9 @@ static void free_translation(cfront *c)
     c->work = NULL;
     c->nwork = c->capwork = 0;
     free(c->joins);
+    free(c->key_dtor);
+    free(c->fns);
+    kmap_free(&c->create_sites);
     c->joins = NULL;
     c->njoins = c->capjoins = 0;
     kmap_free(&c->memo);

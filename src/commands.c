@@ -3,6 +3,7 @@
 #include "report.h"
 #include "explore.h"
 #include "load.h"
+#include "cfront.h"
 #include "trace.h"
 #include "odpor.h"
 #include "plp.h"
@@ -409,8 +410,7 @@ static int cmd_explore(int argc, char **argv, cmd_ctx *ctx)
         }
         p = rewritten.prog;
         if (rewritten.loops_total == 0) {
-            size_t fl = file ? strlen(file) : 0;
-            if (fl > 2 && strcmp(file + fl - 2, ".c") == 0) {
+            if (file && cfront_is_c_file(file)) {
                 if (plp == PLP_AWAIT)
                     fprintf(ctx->err, "wmx: note: --plp=await on C input: the time rounds that wrote nothing are "
                                       "blocked by assume while translating (doc/c-input.md)\n");
