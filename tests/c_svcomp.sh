@@ -637,5 +637,40 @@ int main(void) {
 EOF
 done
 
+# a driver that creates and joins its worker in a loop over a nondet
+# switch (LDV's race-4 tasks): the same create at the same time round
+# starts the same thread on every way, so 6 rounds cost 3 workers, not a
+# thread per way (181 threads before); the false twin misses the third
+for v in true false; do
+  if [ $v = true ]; then want='shared <= 3'; else want='shared <= 2'; fi
+  task "create-join-loop-$v" $v <<EOF
+pthread_t worker;
+int shared;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *work(void *a) { pthread_mutex_lock(&m); shared++; pthread_mutex_unlock(&m); return 0; }
+void *driver(void *a) {
+  int up = 0;
+  for (int round = 0; round < 6; round++) {
+    switch (__VERIFIER_nondet_int()) {
+    case 0: if (!up) { pthread_create(&worker, 0, work, 0); up = 1; } break;
+    case 1: if (up) { pthread_join(worker, 0); up = 0; } break;
+    default: break;
+    }
+  }
+  if (up) pthread_join(worker, 0);
+  return 0;
+}
+int main(void) {
+  pthread_t d;
+  pthread_create(&d, 0, driver, 0);
+  pthread_join(d, 0);
+  check($want);
+  return 0;
+}
+EOF
+done
+nt=$("$WMX" transform "$tmp/create-join-loop-true.c" 2>/dev/null | grep -c '^thread')
+[ "$nt" -le 12 ] || bad "create-join-loop: $nt threads in the translation, want at most 12 (a worker per time round)"
+
 [ $fail = 0 ] && echo "c_svcomp: $n SV-COMP-style tasks give their verdicts"
 exit $fail
