@@ -164,6 +164,8 @@ struct odpor_state {
     bool ifaa;
     bool **faa_unused;
     int nthreads;
+    int *sched;                /* the order new steps are chosen in: threads
+                                * that assert last (see state_init) */
     size_t ssize;
     int maxen;
 
@@ -1516,6 +1518,7 @@ static void give_away(odpor_state *s)
 
 static void state_free(odpor_state *s)
 {
+    free(s->sched);
     free(s->states);
     free(s->steps);
     free(s->events);
@@ -1556,6 +1559,22 @@ static void state_init(odpor_state *s, const wmx_program *prog, const wmx_machin
     s->ifaa = opts->ifaa;
     s->faa_unused = opts->ifaa ? odpor_faa_unused_table(prog, res) : NULL;
     s->nthreads = prog->nthreads > 0 ? prog->nthreads : 1;
+    /* New steps come from the threads that assert last, as rfsmc extends
+     * its traces: the executions are the same in any order, but a checker
+     * that ran first saw the others' work only after most orders of their
+     * races (SV-COMP's inc tasks: 6 incrementers and a checker found the
+     * error after 3000 executions, now in the first) */
+    s->sched = wmx_malloc((size_t)s->nthreads * sizeof *s->sched);
+    unsigned char *asserts = wmx_calloc((size_t)s->nthreads, 1);
+    for (int t = 0; t < prog->nthreads; t++)
+        for (int i = 0; i < prog->threads[t].ninstrs && !asserts[t]; i++)
+            asserts[t] = prog->threads[t].instrs[i].kind == I_ASSERT;
+    int ns = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int t = 0; t < s->nthreads; t++)
+            if (asserts[t] == pass)
+                s->sched[ns++] = t;
+    free(asserts);
     s->ssize = machine_state_size(m);
     s->maxen = machine_max_enabled(m);
     s->free_nodes = -1;
@@ -1644,9 +1663,11 @@ static bool run_unit(odpor_state *s)
              * thread, no flushes); its event is filled in when taken */
             const sleep_entry *sl = SLEEP(s, d);
             int pick = -1;
-            for (int q = 0; q < s->nthreads && pick < 0; q++)
+            for (int k = 0; k < s->nthreads && pick < 0; k++) {
+                int q = s->sched[k];
                 if (!sl[q].on && thread_enabled(s, STATE(s, d), q))
                     pick = q;
+            }
             if (pick < 0) {
                 bool any = false;
                 for (int q = 0; q < s->nthreads && !any; q++)

@@ -161,7 +161,7 @@ int x;
 void *t(void *p) { for (int i = 0; i < 2; i++) { pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); } return p; }
 int main(void) { pthread_t a[4]; for (int i = 0; i < 4; i++) pthread_create(&a[i], 0, t, 0); for (int i = 0; i < 4; i++) pthread_join(a[i], 0); return 0; }
 EOF
-    WMX_RFSMC_STATS=1 "$WMX" explore "$tmp/lk.c" --model sc > "$tmp/out" 2>&1
+    WMX_RFSMC_STATS=1 "$WMX" explore "$tmp/lk.c" --model sc --algo rfsmc > "$tmp/out" 2>&1
     grep -q '^  2520 traces, 0 blocked' "$tmp/out" && ! grep -q '^Note:' "$tmp/out" \
         && grep -q '^rfsmc: 2520 traces run, 0 of them no class' "$tmp/out" || bad "lk.c: $(cat "$tmp/out")"
     "$WMX" explore "$tmp/lk.c" --model sc --algo rfstate > "$tmp/out" 2>&1
@@ -175,7 +175,7 @@ int x;
 void *t(void *p) { for (int i = 0; i < 2; i++) { pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); } return p; }
 int main(void) { pthread_t a[3]; for (int i = 0; i < 3; i++) pthread_create(&a[i], 0, t, 0); if (pthread_mutex_trylock(&m) == 0) pthread_mutex_unlock(&m); for (int i = 0; i < 3; i++) pthread_join(a[i], 0); return 0; }
 EOF
-    WMX_RFSMC_STATS=1 "$WMX" explore "$tmp/lkt.c" --model sc > "$tmp/out" 2>&1
+    WMX_RFSMC_STATS=1 "$WMX" explore "$tmp/lkt.c" --model sc --algo rfsmc > "$tmp/out" 2>&1
     grep -q '^  1170 traces, 0 blocked' "$tmp/out" && ! grep -q '^Note:' "$tmp/out" \
         && grep -q '^rfsmc: 1170 traces run, 0 of them no class' "$tmp/out" || bad "lkt.c: $(cat "$tmp/out")"
     "$WMX" explore "$tmp/lkt.c" --model sc --algo rfstate > "$tmp/out" 2>&1
@@ -192,12 +192,12 @@ void *t(void *p) { for (int i = 0; i < 2; i++) { pthread_mutex_t *l = mp; pthrea
 void *s(void *p) { mp = &m2; return p; }
 int main(void) { pthread_t a[4]; for (int i = 0; i < 3; i++) pthread_create(&a[i], 0, t, 0); pthread_create(&a[3], 0, s, 0); return 0; }
 EOF
-    "$WMX" explore "$tmp/lks.c" --model sc > "$tmp/out" 2>&1
+    "$WMX" explore "$tmp/lks.c" --model sc --algo rfsmc > "$tmp/out" 2>&1
     grep -q '^  4620 traces, 0 blocked' "$tmp/out" && grep -q '^Note: rfsmc ran [0-9]* traces that are no class' "$tmp/out" \
         && grep -q 'algo rfstate finds the same classes' "$tmp/out" || bad "lks.c: no hint: $(cat "$tmp/out")"
     "$WMX" explore "$tmp/lks.c" --model sc --algo rfstate > "$tmp/out" 2>&1
     grep -q '^  4620 traces, 0 blocked' "$tmp/out" || bad "lks.c rfstate: $(cat "$tmp/out")"
-    "$WMX" explore "$tmp/abba.c" --model sc > "$tmp/out" 2>&1
+    "$WMX" explore "$tmp/abba.c" --model sc --algo rfsmc > "$tmp/out" 2>&1
     grep -q '^Note:' "$tmp/out" && bad "abba.c: a hint on a small program: $(cat "$tmp/out")"
     # a spin loop that would go round again, and a loop --unroll cuts: said
     # in words, not by the front end's placeholder text

@@ -557,5 +557,28 @@ EOF
 [ "$rc" = 2 ] && grep -q 'xu.c:4:18: .*unsupported: __VERIFIER_xchg_await_aint condition 4' "$tmp/e" ||
     bad "an unsigned await condition: rc $rc, $(cat "$tmp/e")"
 
+# C under SC counts as GenMC and Nidhugg do by default (odpor: reads-from
+# with the order of writes), not rfsmc's reads-from classes: two writers
+# and two readers reading twice (GenMC's CoRR2, our own text) are 72
+# executions (GenMC's published count) and 47 classes
+cat > "$tmp/corr.c" <<'EOF'
+#include <pthread.h>
+#include <stdatomic.h>
+atomic_int x;
+void *w1(void *a) { atomic_store(&x, 1); return 0; }
+void *w2(void *a) { atomic_store(&x, 2); return 0; }
+void *rd(void *a) { int r1 = atomic_load(&x); int r2 = atomic_load(&x); (void)r1; (void)r2; return 0; }
+int main(void) {
+  pthread_t t[4];
+  pthread_create(&t[0], 0, w1, 0); pthread_create(&t[1], 0, w2, 0);
+  pthread_create(&t[2], 0, rd, 0); pthread_create(&t[3], 0, rd, 0);
+  return 0;
+}
+EOF
+"$WMX" explore "$tmp/corr.c" --model sc --json > "$tmp/c" 2> "$tmp/e"
+"$WMX" explore "$tmp/corr.c" --model sc --algo rfsmc --json > "$tmp/r" 2>> "$tmp/e"
+[ "$(counts "$tmp/c")" = "72 0" ] && grep -q '"algo": "odpor"' "$tmp/c" && [ "$(counts "$tmp/r")" = "47 0" ] ||
+    bad "CoRR2 in C under SC: default $(counts "$tmp/c") ($(grep -o '"algo": "[a-z]*"' "$tmp/c")), rfsmc $(counts "$tmp/r"); want 72 by odpor, 47 classes: $(head -c 300 "$tmp/e")"
+
 [ "$fail" = 0 ] && echo "c_families: $runs family runs equal to .wmx, and the error, assert and unroll checks passed"
 exit $fail
