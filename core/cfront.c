@@ -2733,6 +2733,21 @@ static void thread_join(cfront *c, cval h)
 
 static int store_cell(cfront *c, cval p, cval v, LLVMValueRef in);
 
+/* A pthread_t in memory (a field of a struct a thread reads, an array
+ * indexed at run time): pthread_create stores the thread's number at h,
+ * and a join that loads it dispatches on it (thread_join_loaded). */
+static void store_thread_number(cfront *c, cval h, int id)
+{
+    ir_addr a = addr_of(c, h);
+    if (c->failed)
+        return;
+    note_write(c, h.obj);
+    ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0, 0 });
+    st.addr = a;
+    st.e1 = e_const(c, id);
+    emit(c, &st, NULL);
+}
+
 /* The result cell of thread id (see pthread_join with a result pointer). */
 static int thread_result_var(cfront *c, int id)
 {
@@ -4632,14 +4647,7 @@ static void do_call_fn(cfront *c, LLVMValueRef in, LLVMValueRef f)
             if (id < 0 || c->failed)
                 return;
             c->objs[h.obj].handle = 1;
-            ir_addr a = addr_of(c, h);
-            if (c->failed)
-                return;
-            note_write(c, h.obj);
-            ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0, 0 });
-            st.addr = a;
-            st.e1 = e_const(c, id);
-            emit(c, &st, NULL);
+            store_thread_number(c, h, id);
             set_val(c, in, cv_const(0));
             return;
         }
@@ -4656,19 +4664,8 @@ static void do_call_fn(cfront *c, LLVMValueRef in, LLVMValueRef f)
         cobj *o = &c->objs[h.obj];
         o->handle = 1;
         o->cells[h.off] = cv_const(id);
-        if (o->var >= 0) {
-            /* a pthread_t in memory (in a struct a thread reads, in an
-             * array indexed at run time): the thread's number is stored,
-             * and a join that loads it dispatches on it (thread_join) */
-            ir_addr a = addr_of(c, h);
-            if (c->failed)
-                return;
-            note_write(c, h.obj);
-            ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0, 0 });
-            st.addr = a;
-            st.e1 = e_const(c, id);
-            emit(c, &st, NULL);
-        }
+        if (o->var >= 0)
+            store_thread_number(c, h, id);
         set_val(c, in, cv_const(0));
         return;
     }
