@@ -2618,6 +2618,36 @@ static void store_thread_arg(cfront *c, int id, int arg_expr)
     emit(c, &st, "(the thread's argument)");
 }
 
+/* Appends n raw bytes to a key (kmap keys are bytes, not text). */
+static void key_bytes(wmx_strbuf *b, const void *p, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        b->cap = (b->len + n + 1) * 2;
+        b->s = wmx_realloc(b->s, b->cap);
+    }
+    memcpy(b->s + b->len, p, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+/* Appends what names this run of the current instruction among the ways
+ * the translation forks into: the thread, the instruction, and each
+ * frame's call and times round its loops.  Two ways with the same key are
+ * never both run, and one way never meets its key twice (a time round
+ * changes it), so what the key names may be shared by all of them. */
+static void instance_key(cfront *c, wmx_strbuf *b)
+{
+    key_bytes(b, &c->cur, sizeof c->cur);
+    key_bytes(b, &c->here, sizeof c->here);
+    for (int d = 0; d < c->depth; d++) {
+        frame *F = &c->stack[d];
+        finfo *fi = c->insts[F->inst].fi;
+        key_bytes(b, &F->call, sizeof F->call);
+        key_bytes(b, &fi, sizeof fi);
+        key_bytes(b, F->counters, (size_t)fi->nheaders * sizeof *F->counters);
+    }
+}
+
 static int thread_create(cfront *c, LLVMValueRef fn, cval arg, int arg_expr)
 {
     if (c->nthreads + 1 >= WMX_MAX_THREADS) {
@@ -2634,30 +2664,17 @@ static int thread_create(cfront *c, LLVMValueRef fn, cval arg, int arg_expr)
      * translation forks into: only one of those ways runs.  So a create in
      * a loop costs a thread per time round, not one per way (LDV's drivers
      * create and join in a `while (1) switch (nondet)`). */
-    size_t kn = 0, kcap = 256;
-    char *key = wmx_malloc(kcap);
-#define KEY_PUT(x) do { if (kn + sizeof(x) > kcap) key = wmx_realloc(key, kcap *= 2); \
-                        memcpy(key + kn, &(x), sizeof(x)); kn += sizeof(x); } while (0)
-    KEY_PUT(c->cur);
-    KEY_PUT(fn);
-    KEY_PUT(arg.kind);
-    KEY_PUT(arg.c);
-    KEY_PUT(arg.obj);
-    KEY_PUT(arg.off);
-    KEY_PUT(arg.offx);
-    KEY_PUT(c->here);
-    for (int d = 0; d < c->depth; d++) {
-        frame *F = &c->stack[d];
-        finfo *fi = c->insts[F->inst].fi;
-        KEY_PUT(F->call);
-        KEY_PUT(fi);
-        for (int k = 0; k < fi->nheaders; k++)
-            KEY_PUT(F->counters[k]);
-    }
-#undef KEY_PUT
+    wmx_strbuf key = { 0 };
+    key_bytes(&key, &fn, sizeof fn);
+    key_bytes(&key, &arg.kind, sizeof arg.kind);
+    key_bytes(&key, &arg.c, sizeof arg.c);
+    key_bytes(&key, &arg.obj, sizeof arg.obj);
+    key_bytes(&key, &arg.off, sizeof arg.off);
+    key_bytes(&key, &arg.offx, sizeof arg.offx);
+    instance_key(c, &key);
     int gated_now = c->forked || c->visible || c->threads[c->cur].gated;
-    int *site = kmap_slot(&c->create_sites, key, kn, 1);
-    free(key);
+    int *site = kmap_slot(&c->create_sites, key.s, key.len, 1);
+    free(key.s);
     if (*site > 0 && gated_now && c->threads[*site].start_var >= 0) {
         if (arg_expr >= 0)
             store_thread_arg(c, *site, arg_expr);
