@@ -570,6 +570,7 @@ typedef struct cfront {
     /* joins not yet emitted: a join is only needed before the joiner's next
      * visible step, and a thread that ends after its joins needs none */
     int *joins;
+    LLVMValueRef *join_at;  /* each pending join's own call (its line) */
     int njoins, capjoins, flushing;
     int prelude_over;     /* main reached memory through an unknown pointer */
     /* folding loads of memory nothing writes after main's prelude (see
@@ -2744,7 +2745,9 @@ static void thread_join(cfront *c, cval h)
     if (c->njoins == c->capjoins) {
         c->capjoins = c->capjoins ? 2 * c->capjoins : 16;
         c->joins = wmx_realloc(c->joins, (size_t)c->capjoins * sizeof *c->joins);
+        c->join_at = wmx_realloc(c->join_at, (size_t)c->capjoins * sizeof *c->join_at);
     }
+    c->join_at[c->njoins] = c->here;
     c->joins[c->njoins++] = (int)h.c;
 }
 
@@ -2840,7 +2843,11 @@ static void flush_joins(cfront *c)
             th->done_var = new_flag_var(c, "done", th->t);
         char text[96];
         snprintf(text, sizeof text, "pthread_join(%s)", c->p->threads[th->t].name);
+        /* at the join's own line, not the statement that needed it */
+        LLVMValueRef here = c->here;
+        c->here = c->join_at[i];
         emit_flag(c, I_AWAIT, c->threads[c->joins[i]].done_var, text);
+        c->here = here;
     }
     c->njoins = 0;
     c->flushing = 0;
@@ -6761,6 +6768,7 @@ static void free_translation(cfront *c)
     c->work = NULL;
     c->nwork = c->capwork = 0;
     free(c->joins);
+    free(c->join_at);
     free(c->key_dtor);
     free(c->fns);
     kmap_free(&c->create_sites);

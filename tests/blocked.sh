@@ -199,6 +199,11 @@ EOF
     grep -q '^  4620 traces, 0 blocked' "$tmp/out" || bad "lks.c rfstate: $(cat "$tmp/out")"
     "$WMX" explore "$tmp/abba.c" --model sc --algo rfsmc > "$tmp/out" 2>&1
     grep -q '^Note:' "$tmp/out" && bad "abba.c: a hint on a small program: $(cat "$tmp/out")"
+    # a join waits at its own line, not at the statement after it (the
+    # translator emits a join where the next shared access needs it)
+    printf '#include <pthread.h>\npthread_mutex_t m;\nint x;\nvoid *w(void *a) { pthread_mutex_lock(&m); return 0; }\nint main(void) {\n  pthread_t t;\n  pthread_mutex_lock(&m);\n  pthread_create(&t, 0, w, 0);\n  pthread_join(t, 0);\n  x = 1;\n  return 0;\n}\n' > "$tmp/join.c"
+    "$WMX" explore "$tmp/join.c" --model sc > "$tmp/out" 2>&1
+    grep -q '^    main waits forever at .*join.c:9:3: pthread_join(w)$' "$tmp/out" || bad "join.c: the join's line: $(cat "$tmp/out")"
     # a spin loop that would go round again, and a loop --unroll cuts: said
     # in words, not by the front end's placeholder text
     "$WMX" explore "$root/tests/c/spinlock.c" --model tso --no-plp > "$tmp/out" 2>&1
