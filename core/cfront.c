@@ -6769,11 +6769,15 @@ static void free_translation(cfront *c)
     c->nwork = c->capwork = 0;
     free(c->joins);
     free(c->join_at);
-    free(c->key_dtor);
-    free(c->fns);
-    kmap_free(&c->create_sites);
     c->joins = NULL;
+    c->join_at = NULL;
     c->njoins = c->capjoins = 0;
+    free(c->key_dtor);
+    c->key_dtor = NULL;
+    free(c->fns);
+    c->fns = NULL;
+    c->nfns = 0;
+    kmap_free(&c->create_sites);
     kmap_free(&c->memo);
     free(c->barriers);
     c->barriers = NULL;
