@@ -2753,18 +2753,19 @@ static void thread_join(cfront *c, cval h)
 
 static int store_cell(cfront *c, cval p, cval v, LLVMValueRef in);
 
-/* A pthread_t in memory (a field of a struct a thread reads, an array
- * indexed at run time): pthread_create stores the thread's number at h,
- * and a join that loads it dispatches on it (thread_join_loaded). */
-static void store_thread_number(cfront *c, cval h, int id)
+/* An emitted store of the constant v at the address p (an object's cell):
+ * for instance a pthread_t in memory (a field of a struct a thread reads,
+ * an array indexed at run time), where pthread_create stores the thread's
+ * number, and a join that loads it dispatches on it (thread_join_loaded). */
+static void store_const(cfront *c, cval p, wmx_val v)
 {
-    ir_addr a = addr_of(c, h);
+    ir_addr a = addr_of(c, p);
     if (c->failed)
         return;
-    note_write(c, h.obj);
+    note_write(c, p.obj);
     ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0, 0 });
     st.addr = a;
-    st.e1 = e_const(c, id);
+    st.e1 = e_const(c, v);
     emit(c, &st, NULL);
 }
 
@@ -2979,14 +2980,7 @@ static void barrier_init(cfront *c, LLVMValueRef call)
     if (cells_current(c, b.obj)) {
         obj_set_cell(c, b.obj, b.off, cv_const(0));
     } else {
-        ir_addr a = addr_of(c, b);
-        if (c->failed)
-            return;
-        note_write(c, b.obj);
-        ir_instr st = ir_instr_init(I_STORE, (wmx_srcloc){ 0, 0, 0 });
-        st.addr = a;
-        st.e1 = e_const(c, 0);
-        emit(c, &st, NULL);
+        store_const(c, b, 0);
     }
     set_val(c, call, cv_const(0));
 }
@@ -4671,7 +4665,7 @@ static void do_call_fn(cfront *c, LLVMValueRef in, LLVMValueRef f)
             if (id < 0 || c->failed)
                 return;
             c->objs[h.obj].handle = 1;
-            store_thread_number(c, h, id);
+            store_const(c, h, id);
             set_val(c, in, cv_const(0));
             return;
         }
@@ -4689,7 +4683,7 @@ static void do_call_fn(cfront *c, LLVMValueRef in, LLVMValueRef f)
         o->handle = 1;
         o->cells[h.off] = cv_const(id);
         if (o->var >= 0)
-            store_thread_number(c, h, id);
+            store_const(c, h, id);
         set_val(c, in, cv_const(0));
         return;
     }
