@@ -385,11 +385,11 @@ typedef struct cval {
 } cval;
 
 static cval cv_const(wmx_val c) { cval v = { .kind = CV_CONST, .c = c, .offx = -1 }; return v; }
+static cval cv_reg(int r) { cval v = { .kind = CV_REG, .reg = r, .offx = -1 }; return v; }
 
 /* A function pointer in memory or a register: above every cell address
  * (ir_cell_address), 8 bytes apart. */
 #define FN_BASE ((wmx_val)0x7f000000)
-static cval cv_reg(int r) { cval v = { .kind = CV_REG, .reg = r, .offx = -1 }; return v; }
 
 /* A memory object: a global or an alloca of one frame instance.  Globals are
  * real ir variables from the start; an alloca lives at translation time
@@ -1250,11 +1250,18 @@ static int asm_kind(LLVMValueRef in)
  * as it was), EFFECT_ANY otherwise. */
 enum { EFFECT_NONE, EFFECT_RMW, EFFECT_ANY };
 
+/* v without the constant bitcasts around it (a function cast to another
+ * pointer type: old-style declarations, `(void *(*)(void *))f`). */
+static LLVMValueRef strip_bitcasts(LLVMValueRef v)
+{
+    while (v && p_LLVMIsAConstantExpr(v) && p_LLVMGetConstOpcode(v) == LLVMBitCast)
+        v = p_LLVMGetOperand(v, 0);
+    return v;
+}
+
 static LLVMValueRef called_fn(LLVMValueRef call)
 {
-    LLVMValueRef f = p_LLVMGetCalledValue(call);
-    while (f && p_LLVMIsAConstantExpr(f) && p_LLVMGetConstOpcode(f) == LLVMBitCast)
-        f = p_LLVMGetOperand(f, 0);
+    LLVMValueRef f = strip_bitcasts(p_LLVMGetCalledValue(call));
     return f && p_LLVMIsAFunction(f) ? f : NULL;
 }
 
@@ -4450,9 +4457,7 @@ static void do_key(cfront *c, LLVMValueRef in, const char *n)
         /* a destructor runs as each thread that set the key ends
          * (thread_exit): known here, so main must create the key, before
          * the threads are translated */
-        LLVMValueRef dtor = p_LLVMGetOperand(in, 1);
-        while (p_LLVMIsAConstantExpr(dtor) && p_LLVMGetConstOpcode(dtor) == LLVMBitCast)
-            dtor = p_LLVMGetOperand(dtor, 0);
+        LLVMValueRef dtor = strip_bitcasts(p_LLVMGetOperand(in, 1));
         if (p_LLVMIsAConstantPointerNull(dtor) || p_LLVMIsNull(dtor))
             dtor = NULL;
         else if (!p_LLVMIsAFunction(dtor) || p_LLVMIsDeclaration(dtor)) {
@@ -4627,9 +4632,7 @@ static void do_call_fn(cfront *c, LLVMValueRef in, LLVMValueRef f)
     int c11 = strcmp(n, "thrd_create") == 0;   /* thrd_create(&t, fn, arg) */
     if (strcmp(n, "pthread_create") == 0 || c11) {
         cval h = val(c, p_LLVMGetOperand(in, 0));
-        LLVMValueRef fnv = p_LLVMGetOperand(in, c11 ? 1 : 2);
-        while (p_LLVMIsAConstantExpr(fnv) && p_LLVMGetConstOpcode(fnv) == LLVMBitCast)
-            fnv = p_LLVMGetOperand(fnv, 0);
+        LLVMValueRef fnv = strip_bitcasts(p_LLVMGetOperand(in, c11 ? 1 : 2));
         if (!p_LLVMIsAFunction(fnv)) {
             fail(c, in, "unsupported: pthread_create of a function not known while translating");
             return;
